@@ -1,0 +1,122 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// MaxOutput bounds the output text kept per call. Longer outputs keep their
+// first and last MaxOutput/2 bytes, which hold the command's echo and its
+// final error or result, around a line saying how much was left out.
+const MaxOutput = 64 << 10
+
+// maxArg bounds the length of an argument value kept in Call.Args.
+const maxArg = 200
+
+// Input keys that name the file a tool works on, in every supported agent.
+var fileKeys = []string{"file_path", "filePath", "path", "notebook_path", "absolute_path"}
+
+// setInput fills in c's command, file and other arguments from a tool's
+// input object.
+func setInput(c *Call, in gjson.Result) {
+	if !in.IsObject() {
+		return
+	}
+	if cmd := in.Get("command"); cmd.Type == gjson.String && c.Kind == Shell {
+		c.Command = cmd.String()
+	}
+	for _, k := range fileKeys {
+		if v := in.Get(k); v.Type == gjson.String && v.String() != "" {
+			c.File = v.String()
+			break
+		}
+	}
+	in.ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		if (key == "command" && c.Command != "") || (c.File != "" && isFileKey(key)) {
+			return true
+		}
+		switch v.Type {
+		case gjson.String, gjson.Number, gjson.True, gjson.False:
+			if c.Args == nil {
+				c.Args = make(map[string]string)
+			}
+			c.Args[key] = cut(v.String(), maxArg)
+		}
+		return true
+	})
+}
+
+func isFileKey(k string) bool {
+	for _, f := range fileKeys {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+// abridge bounds an output to MaxOutput bytes, keeping its head and tail.
+func abridge(s string) string {
+	if len(s) <= MaxOutput {
+		return s
+	}
+	head := validPrefix(s[:MaxOutput/2])
+	tail := validSuffix(s[len(s)-MaxOutput/2:])
+	omitted := len(s) - len(head) - len(tail)
+	return head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail
+}
+
+// abridgeText keeps the first lines of an assistant's text, for context.
+func abridgeText(s string) string {
+	s = strings.TrimSpace(s)
+	lines := strings.SplitN(s, "\n", 4)
+	if len(lines) > 3 {
+		lines = append(lines[:3], "…")
+	}
+	return cut(strings.Join(lines, "\n"), 300)
+}
+
+// firstLine returns the first line of s, cut to n runes.
+func firstLine(s string, n int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return cut(strings.TrimSpace(s), n)
+}
+
+// cut shortens s to at most n runes, marking the cut with an ellipsis.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n-1 {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// validPrefix drops a UTF-8 sequence cut in two at the end of s.
+func validPrefix(s string) string {
+	for i := 0; i < utf8.UTFMax && len(s) > 0; i++ {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if r != utf8.RuneError || size > 1 {
+			return s
+		}
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// validSuffix drops a UTF-8 sequence cut in two at the start of s.
+func validSuffix(s string) string {
+	for i := 0; i < utf8.UTFMax && len(s) > 0 && !utf8.RuneStart(s[0]); i++ {
+		s = s[1:]
+	}
+	return s
+}

@@ -1,0 +1,110 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxRecord is the size of the largest record a decoder reads. Longer JSONL
+// lines are skipped whole, without being held in memory, and reported.
+// Transcript lines of tens of megabytes (file contents, images) are normal.
+const MaxRecord = 256 << 20
+
+// errTooLong reports a line longer than MaxRecord.
+var errTooLong = errors.New("line too long")
+
+// A lineReader reads lines of any length from a JSONL stream and counts them.
+// Unlike bufio.Scanner it has no small limit on line length.
+type lineReader struct {
+	r    *bufio.Reader
+	buf  []byte
+	line int // 1-based number of the line last returned
+	max  int
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 64<<10)
+	}
+	return &lineReader{r: br, max: MaxRecord}
+}
+
+// next returns the next line without its line ending. The slice is valid
+// until the following call. At the end of the input it returns io.EOF, with
+// the last line if that had no newline. A line longer than the limit is
+// consumed and reported as errTooLong, with a nil slice; reading may go on.
+func (lr *lineReader) next() ([]byte, error) {
+	lr.line++
+	lr.buf = lr.buf[:0]
+	tooLong := false
+	for {
+		frag, err := lr.r.ReadSlice('\n')
+		if !tooLong {
+			if len(lr.buf)+len(frag) > lr.max {
+				tooLong = true
+				lr.buf = lr.buf[:0]
+			} else if err == nil && len(lr.buf) == 0 {
+				// The whole line fits in the reader's buffer: no copy.
+				return trimEOL(frag), nil
+			} else {
+				lr.buf = append(lr.buf, frag...)
+			}
+		}
+		switch {
+		case err == nil:
+			if tooLong {
+				return nil, errTooLong
+			}
+			return trimEOL(lr.buf), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if tooLong {
+				return nil, errTooLong
+			}
+			if len(lr.buf) == 0 {
+				lr.line--
+			}
+			return trimEOL(lr.buf), io.EOF
+		default:
+			return nil, err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// forEachLine calls fn with every non-blank line of r and its 1-based number.
+// A line longer than MaxRecord becomes a SyntaxError in s.Skipped. Only an
+// error reading r stops it early; that error is returned, wrapped with name.
+func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
+	lr := newLineReader(r)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, errTooLong) {
+			s.skip(lr.line, fmt.Sprintf("line longer than %d MiB skipped", MaxRecord>>20))
+			continue
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			fn(line, lr.line)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", s.Path, err)
+		}
+	}
+}
+
+// skip records a malformed record at line n of the session's input.
+func (s *Session) skip(n int, msg string) {
+	s.Skipped = append(s.Skipped, &SyntaxError{Pos: Pos{File: s.Path, Line: n}, Msg: msg})
+}

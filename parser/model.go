@@ -1,0 +1,106 @@
+package parser
+
+import (
+	"fmt"
+	"time"
+)
+
+// A Session is one agent conversation read from a transcript.
+type Session struct {
+	Path   string    `json:"path"`            // input name: the file path, or "<stdin>"
+	Format string    `json:"format"`          // name of the Format that decoded it
+	ID     string    `json:"id"`              // the agent's own session id; empty if it has none
+	Title  string    `json:"title,omitzero"`  // the agent's title, or the first user prompt's first line
+	Cwd    string    `json:"cwd,omitzero"`    // working directory of the agent
+	Model  string    `json:"model,omitzero"`  // model of the first assistant message
+	Agent  string    `json:"agent,omitzero"`  // version of the agent that wrote the transcript
+	Start  time.Time `json:"start,omitzero"`  // time of the first record; zero when unknown
+	End    time.Time `json:"end,omitzero"`    // time of the last record; zero when unknown
+	Calls  []*Call   `json:"calls"`           // tool calls in the order the agent made them
+	Notes  []string  `json:"notes,omitempty"` // limits of the transcript the reader should know
+	// Skipped lists the records that could not be read, in input order.
+	// The rest of the session was read without them.
+	Skipped []*SyntaxError `json:"skipped,omitempty"`
+}
+
+// Messages returns the number of conversation messages the session holds:
+// one more than the highest message index of any call, or 0 with no calls.
+func (s *Session) Messages() int {
+	if len(s.Calls) == 0 {
+		return 0
+	}
+	return s.Calls[len(s.Calls)-1].Msg + 1
+}
+
+// A Call is one tool call and its result.
+type Call struct {
+	// Ordinal is the 1-based position of the call in its session.
+	Ordinal int `json:"ordinal"`
+	// Msg is the 0-based index of the conversation message the call was
+	// made in: the "msg N" a reviewer quotes. Each format's doc says how
+	// it counts messages.
+	Msg int `json:"msg"`
+	// ID is the format's own call id (toolu_…, call_…), or "#N" with N the
+	// ordinal where the format has none.
+	ID   string `json:"id"`
+	Tool string `json:"tool"` // tool name as the transcript writes it
+	Kind Kind   `json:"kind"` // normalized tool kind
+
+	Command string            `json:"command,omitzero"` // shell command text, for shell calls
+	File    string            `json:"file,omitzero"`    // file the tool reads or changes, if any
+	Args    map[string]string `json:"args,omitempty"`   // other scalar inputs, values abridged
+
+	Output string `json:"output"` // output text as the agent saw it, abridged (see MaxOutput)
+	// Exit is the process exit code, or nil when the transcript does not
+	// record one.
+	Exit *int `json:"exit,omitempty"`
+	// IsError reports that the agent's own record marks the call as failed
+	// (is_error, status "error", the opencode "invalid" tool).
+	IsError bool `json:"is_error,omitzero"`
+	// Status is the format's status word when it has one ("completed",
+	// "error", "interrupted", …); Note is the agent's own reading of the
+	// result, such as Claude Code's "No matches found" for grep's exit 1.
+	Status string `json:"status,omitzero"`
+	Note   string `json:"note,omitzero"`
+
+	Start time.Time `json:"start,omitzero"`
+	End   time.Time `json:"end,omitzero"`
+
+	// Text is the start of the assistant's text written before the call in
+	// the same turn, for context.
+	Text string `json:"text,omitzero"`
+	// Sidechain names the subagent that made the call; empty for the main
+	// conversation.
+	Sidechain string `json:"sidechain,omitzero"`
+	// Tokens counts the output tokens of the assistant message that made the
+	// call; it is set on the message's first call only, so sums over calls
+	// count each message once.
+	Tokens int `json:"tokens,omitzero"`
+
+	Pos Pos `json:"pos"` // where the call appears in the input
+}
+
+// Seconds returns the call's duration in seconds, or 0 when unknown.
+func (c *Call) Seconds() float64 {
+	if c.Start.IsZero() || c.End.IsZero() || c.End.Before(c.Start) {
+		return 0
+	}
+	return c.End.Sub(c.Start).Seconds()
+}
+
+// A Pos is a location in an input transcript.
+type Pos struct {
+	File string // input name; "<stdin>" for standard input
+	Line int    // 1-based; 0 means unknown
+}
+
+// String returns "file:line", or just "file" when Line is 0.
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// MarshalText makes a Pos print as "file:line" in JSON.
+func (p Pos) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
