@@ -1,0 +1,122 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		line   string
+		host   string
+		target string
+		args   string // space-joined
+		filter string // space-joined
+		masked bool
+	}{
+		// The seed stories.
+		{
+			line:   `ssh root@10.1.230.174 '~/ml-env/bin/python3 /tmp/benchmark_eagle3.py --server-url http://localhost:8000 --max-tokens 500 --num-prompts 5 --warmup 1'`,
+			host:   "root@10.1.230.174",
+			target: "benchmark_eagle3.py",
+			args:   "--server-url http://localhost:8000 --max-tokens 500 --num-prompts 5 --warmup 1",
+		},
+		{
+			line:   `ssh root@10.1.230.174 '~/ml-env/bin/python3 /tmp/benchmark_parallel.py --concurrency 1 --num-requests 5 --max-tokens 200 2>&1'`,
+			host:   "root@10.1.230.174",
+			target: "benchmark_parallel.py",
+			args:   "--concurrency 1 --num-requests 5 --max-tokens 200",
+		},
+		{line: `ssh root@10.1.230.174 'head -30 /tmp/benchmark_eagle3.py'`, host: "root@10.1.230.174", target: "head", args: "-30 /tmp/benchmark_eagle3.py"},
+		// Interpreters, however spelled.
+		{line: `python3 x.py -v`, target: "x.py", args: "-v"},
+		{line: `/root/ml-env/bin/python3 /tmp/x.py`, target: "x.py"},
+		{line: `./x.py --a 1`, target: "x.py", args: "--a 1"},
+		{line: `python -u -W ignore x.py`, target: "x.py"},
+		{line: `python -m pytest tests/ -x`, target: "pytest", args: "tests/ -x"},
+		{line: `python3 -m pip install -U torch`, target: "pip install", args: "-U torch"},
+		{line: `python -c 'print(1)'`, target: "python -c"},
+		{line: `python3 - <<'EOF'` + "\nprint(1)\nEOF", target: "python -"},
+		{line: `uv run pytest -q`, target: "pytest", args: "-q"},
+		{line: `uv run --with rich python bench.py`, target: "bench.py"},
+		{line: `poetry run python manage.py test`, target: "manage.py", args: "test"},
+		{line: `npx -y tsc --noEmit`, target: "tsc", args: "--noEmit"},
+		{line: `node --require ts-node/register src/main.ts`, target: "main.ts"},
+		{line: `deno run --allow-net server.ts`, target: "server.ts"},
+		{line: `bash scripts/run.sh fast`, target: "run.sh", args: "fast"},
+		{line: `torchrun --nproc_per_node 8 train.py --lr 1e-4`, target: "train.py", args: "--lr 1e-4"},
+		// Build and task tools with their subcommand.
+		{line: `go test ./pkg/... -run TestX`, target: "go test", args: "./pkg/... -run TestX"},
+		{line: `go -C sub build ./...`, target: "go build", args: "./..."},
+		{line: `npm run build -- --prod`, target: "npm run build", args: "-- --prod"},
+		{line: `make -j8 bench`, target: "make bench"},
+		{line: `make -C build V=1 test`, target: "make test"},
+		{line: `make`, target: "make"},
+		{line: `git -C repo status`, target: "git status"},
+		{line: `cargo test --release`, target: "cargo test", args: "--release"},
+		{line: `docker compose up -d`, target: "docker compose up", args: "-d"},
+		{line: `uv pip install numpy`, target: "uv pip install", args: "numpy"},
+		// Wrappers.
+		{line: `sudo -u postgres psql -c 'select 1'`, target: "psql", args: "-c select 1"},
+		{line: `sudo -E env CUDA_VISIBLE_DEVICES=0 python serve.py`, target: "serve.py"},
+		{line: `FOO=1 BAR=2 ./run.sh`, target: "run.sh"},
+		{line: `timeout 300 python bench.py`, target: "bench.py"},
+		{line: `timeout -s KILL 10s ./server`, target: "server"},
+		{line: `nohup python server.py > server.log 2>&1 &`, target: "server.py"},
+		{line: `nice -n 10 make`, target: "make"},
+		{line: `time go build ./...`, target: "go build", args: "./..."},
+		{line: `stdbuf -oL python x.py`, target: "x.py"},
+		{line: `bash -lc 'cd /srv && python manage.py migrate'`, target: "manage.py", args: "migrate"},
+		{line: `bash -euo pipefail -c 'make test'`, target: "make test"},
+		{line: `sh -c "python3 x.py --n \"a b\""`, target: "x.py", args: "--n a b"},
+		{line: `ssh -p 2222 -i ~/.ssh/key user@host "cd /app && ./bench --runs 3"`, host: "user@host", target: "bench", args: "--runs 3"},
+		{line: `ssh -tt gpu1 'sudo -u ml bash -c "python3 /opt/t.py --x 1"'`, host: "gpu1", target: "t.py", args: "--x 1"},
+		{line: `ssh gpu1`, target: "ssh", args: "gpu1"},
+		{line: `docker exec -it web python manage.py check`, host: "docker:web", target: "manage.py", args: "check"},
+		{line: `docker exec -e A=1 -w /app web ls`, host: "docker:web", target: "ls"},
+		{line: `kubectl exec -n ml pod-0 -c main -- python x.py`, host: "kubectl:pod-0", target: "x.py"},
+		// Setup steps, pipelines and masks.
+		{line: `cd /tmp && python3 x.py`, target: "x.py"},
+		{line: `source .venv/bin/activate && pytest -x`, target: "pytest", args: "-x"},
+		{line: `set -e; export A=1; mkdir -p out; ./build.sh`, target: "build.sh"},
+		{line: `(cd web && npm test)`, target: "npm test"},
+		{line: `python x.py 2>&1 | tail -20`, target: "x.py", filter: "tail", masked: true},
+		{line: `python x.py | tee log.txt | grep -i error`, target: "x.py", filter: "tee grep", masked: true},
+		{line: `cat input.txt | python x.py`, target: "x.py", masked: true},
+		{line: `make test || true`, target: "make test", masked: true},
+		{line: `sleep 30 && curl -s localhost:8000/health`, target: "curl", args: "-s localhost:8000/health"},
+		{line: `sleep 600`, target: "sleep", args: "600"},
+		{line: `for f in *.py; do python $f; done`, target: "python", args: "$f"},
+		{line: `echo hello`, target: "echo", args: "hello"},
+		// Words the shell parser rejects are split on spaces.
+		{line: `python x.py 'unterminated`, target: "x.py", args: "'unterminated"},
+		{line: ``, target: ""},
+	}
+	for _, tt := range tests {
+		c := ParseCommand(tt.line)
+		got := []any{c.Host, c.Target, strings.Join(c.Args, " "), strings.Join(c.Filters, " "), c.Masked}
+		want := []any{tt.host, tt.target, tt.args, tt.filter, tt.masked}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("ParseCommand(%q) [host target args filters masked] mismatch (-want +got):\n%s", tt.line, diff)
+		}
+	}
+}
+
+func TestParseCommandWrites(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{`cat > /tmp/x.py <<'EOF'` + "\nprint(1)\nEOF", []string{"/tmp/x.py"}},
+		{`python x.py > out.log 2>&1`, []string{"out.log"}},
+		{`python x.py 2>/dev/null | tee run.log`, nil},
+		{`echo x >> notes.md`, []string{"notes.md"}},
+	}
+	for _, tt := range tests {
+		if got := ParseCommand(tt.line).Writes; !cmp.Equal(got, tt.want) {
+			t.Errorf("ParseCommand(%q).Writes = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}

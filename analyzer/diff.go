@@ -1,0 +1,240 @@
+package analyzer
+
+import (
+	"slices"
+	"strings"
+)
+
+// A Diff says how a fix's arguments differ from those of the failed call
+// before it.
+type Diff struct {
+	Renamed []Rename `json:"renamed"`
+	Removed []string `json:"removed"` // flags with their values, and positional words
+	Added   []string `json:"added"`
+	Changed []Change `json:"changed"` // flags kept with another value
+}
+
+// A Rename is a flag replaced by another: --num-prompts 5 by --num-runs 5.
+type Rename struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	FromValue string `json:"from_value,omitzero"`
+	ToValue   string `json:"to_value,omitzero"`
+	// By says how the two were matched: "value" when their values are
+	// equal, "containment" when one value holds the other (--port 30000
+	// and --server-url http://localhost:30000), "name" when their names
+	// are alike.
+	By string `json:"by"`
+}
+
+// A Change is a flag whose value changed.
+type Change struct {
+	Flag string `json:"flag"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Empty reports whether the diff found no difference.
+func (d *Diff) Empty() bool {
+	return len(d.Renamed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && len(d.Changed) == 0
+}
+
+// An option is a flag and the value that follows it, if any.
+type option struct {
+	name, value string
+}
+
+func (o option) String() string {
+	if o.value == "" {
+		return o.name
+	}
+	return o.name + " " + o.value
+}
+
+// splitArgs separates a command's flags, each with the word after it as its
+// value unless that word is a flag too, from its positional words.
+func splitArgs(args []string) (opts []option, words []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return opts, append(words, args[i+1:]...)
+		case !isFlag(a):
+			words = append(words, a)
+		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
+			name, value, _ := strings.Cut(a, "=")
+			opts = append(opts, option{name, value})
+		case i+1 < len(args) && !isFlag(args[i+1]) && args[i+1] != "--":
+			opts = append(opts, option{a, args[i+1]})
+			i++
+		default:
+			opts = append(opts, option{name: a})
+		}
+	}
+	return opts, words
+}
+
+func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' && !isNumber(s) }
+
+// flagName returns the flag of a Removed or Added entry, or "" for a
+// positional word.
+func flagName(entry string) string {
+	name, _, _ := strings.Cut(entry, " ")
+	if !isFlag(name) {
+		return ""
+	}
+	return name
+}
+
+// diffCommands compares the arguments and environment of a failed command
+// and its fix.
+func diffCommands(failed, fixed *Command) *Diff {
+	d := &Diff{Renamed: []Rename{}, Removed: []string{}, Added: []string{}, Changed: []Change{}}
+	a, aw := splitArgs(failed.Args)
+	b, bw := splitArgs(fixed.Args)
+	var removed, added []option
+	for _, o := range a {
+		if i := slices.IndexFunc(b, func(p option) bool { return p.name == o.name }); i >= 0 {
+			if b[i].value != o.value {
+				d.Changed = append(d.Changed, Change{Flag: o.name, From: o.value, To: b[i].value})
+			}
+			continue
+		}
+		removed = append(removed, o)
+	}
+	for _, o := range b {
+		if !slices.ContainsFunc(a, func(p option) bool { return p.name == o.name }) {
+			added = append(added, o)
+		}
+	}
+	for _, by := range []string{"value", "containment", "name"} {
+		removed, added = matchRenames(d, removed, added, by)
+	}
+	for _, o := range removed {
+		d.Removed = append(d.Removed, o.String())
+	}
+	for _, o := range added {
+		d.Added = append(d.Added, o.String())
+	}
+	d.Removed = append(d.Removed, missingFrom(aw, bw)...)
+	d.Added = append(d.Added, missingFrom(bw, aw)...)
+	d.Removed = append(d.Removed, missingFrom(failed.Env, fixed.Env)...)
+	d.Added = append(d.Added, missingFrom(fixed.Env, failed.Env)...)
+	return d
+}
+
+// matchRenames pairs removed flags with added ones by the given rule,
+// records the pairs in d, and returns the flags left unpaired.
+func matchRenames(d *Diff, removed, added []option, by string) ([]option, []option) {
+	var left []option
+	for _, r := range removed {
+		best, bestScore := -1, 0.0
+		for i, ad := range added {
+			if !renameMatches(r, ad, by) {
+				continue
+			}
+			if s := similarity(r.name, ad.name); best < 0 || s > bestScore {
+				best, bestScore = i, s
+			}
+		}
+		if best < 0 {
+			left = append(left, r)
+			continue
+		}
+		ad := added[best]
+		d.Renamed = append(d.Renamed, Rename{From: r.name, To: ad.name, FromValue: r.value, ToValue: ad.value, By: by})
+		added = slices.Delete(added, best, best+1)
+	}
+	return left, added
+}
+
+func renameMatches(r, a option, by string) bool {
+	switch by {
+	case "value":
+		return r.value != "" && r.value == a.value
+	case "containment":
+		return contains(a.value, r.value) || contains(r.value, a.value)
+	}
+	return similarity(r.name, a.name) >= 0.5
+}
+
+// contains reports whether s holds sub as a whole: not as a part of a
+// longer number or word, so that "5" is not found in "8000500".
+func contains(s, sub string) bool {
+	if len(sub) < 2 || len(s) <= len(sub) {
+		return false
+	}
+	for i := strings.Index(s, sub); i >= 0; {
+		end := i + len(sub)
+		if (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
+			return true
+		}
+		next := strings.Index(s[i+1:], sub)
+		if next < 0 {
+			break
+		}
+		i += next + 1
+	}
+	return false
+}
+
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// similarity scores how alike two flag names are, from 0 to 1: the share
+// of their words in common, or of their letters by edit distance.
+func similarity(x, y string) float64 {
+	x, y = strings.ToLower(strings.TrimLeft(x, "-")), strings.ToLower(strings.TrimLeft(y, "-"))
+	if x == "" || y == "" {
+		return 0
+	}
+	split := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	}
+	xw, yw := split(x), split(y)
+	common := 0
+	for _, w := range xw {
+		if slices.Contains(yw, w) {
+			common++
+		}
+	}
+	words := float64(common) / float64(max(len(xw), len(yw)))
+	letters := 1 - float64(levenshtein(x, y))/float64(max(len(x), len(y)))
+	return max(words, letters)
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// missingFrom returns the words of x that y lacks, each as often as x has
+// it more than y.
+func missingFrom(x, y []string) []string {
+	var out []string
+	rest := slices.Clone(y)
+	for _, w := range x {
+		if i := slices.Index(rest, w); i >= 0 {
+			rest = slices.Delete(rest, i, i+1)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}

@@ -1,0 +1,101 @@
+package analyzer
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	tracebackRE = regexp.MustCompile(`(?m)^Traceback \(most recent call last\):\s*$`)
+	frameRE     = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+)(?:, in (\S+))?`)
+	excLineRE   = regexp.MustCompile(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
+)
+
+// exceptionCategories sends exceptions that say what went wrong to the
+// category that says it best; others stay exceptions.
+var exceptionCategories = map[string]Category{
+	"FileNotFoundError": MissingFile, "IsADirectoryError": MissingFile, "NotADirectoryError": MissingFile,
+	"PermissionError": Permission,
+	"ConnectionError": Connection, "ConnectionRefusedError": Connection, "ConnectionResetError": Connection,
+	"ConnectionAbortedError": Connection, "ConnectError": Connection, "MaxRetryError": Connection,
+	"NewConnectionError": Connection, "ClientConnectorError": Connection,
+	"TimeoutError": Timeout, "ReadTimeout": Timeout, "ConnectTimeout": Timeout, "TimeoutExpired": Timeout,
+	"MemoryError": OutOfMemory, "OutOfMemoryError": OutOfMemory,
+}
+
+// matchTraceback recognizes a Python traceback and returns its exception,
+// with the innermost frame in the project. When the call claims success,
+// the exception must end the output: a traceback a program logged and
+// survived is not its failure.
+func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
+	locs := tracebackRE.FindAllStringIndex(out, -1)
+	if locs == nil {
+		return nil
+	}
+	lines := strings.Split(out[locs[len(locs)-1][1]:], "\n")
+	var frames []ExceptionInfo
+	i := 0
+	for ; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], "\r")
+		if m := frameRE.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			frames = append(frames, ExceptionInfo{File: m[1], Line: n, Func: m[3]})
+			continue
+		}
+		if l == "" || l[0] == ' ' || l[0] == '\t' {
+			continue // source lines and ^^^^ markers
+		}
+		break
+	}
+	if i >= len(lines) {
+		return nil
+	}
+	m := excLineRE.FindStringSubmatch(strings.TrimSpace(lines[i]))
+	if m == nil {
+		return nil
+	}
+	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 {
+		return nil
+	}
+	exc := &ExceptionInfo{Type: m[1], Message: cut(strings.TrimSpace(m[2]), 200)}
+	if f, ok := projectFrame(frames); ok {
+		exc.File, exc.Line, exc.Func = f.File, f.Line, f.Func
+	}
+	short := exc.Type[strings.LastIndexByte(exc.Type, '.')+1:]
+	cat, ok := exceptionCategories[short]
+	if !ok {
+		cat = Exception
+	}
+	msg := exc.Type
+	if exc.Message != "" {
+		msg += ": " + exc.Message
+	}
+	return &Diagnosis{Category: cat, Message: cut(msg, 200), Exception: exc}
+}
+
+// projectFrame returns the innermost frame outside installed packages and
+// the standard library, or the innermost frame when all are.
+func projectFrame(frames []ExceptionInfo) (ExceptionInfo, bool) {
+	for i := len(frames) - 1; i >= 0; i-- {
+		f := frames[i].File
+		if !strings.Contains(f, "site-packages") && !strings.Contains(f, "dist-packages") &&
+			!strings.HasPrefix(f, "<frozen") && !strings.Contains(f, "/lib/python") {
+			return frames[i], true
+		}
+	}
+	if len(frames) > 0 {
+		return frames[len(frames)-1], true
+	}
+	return ExceptionInfo{}, false
+}
+
+func countNonBlank(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,331 @@
+package analyzer
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/retrace-dev/retrace/parser"
+)
+
+// A Category names a kind of failure.
+type Category string
+
+// The failure categories. Rejected calls are reported but are not failures
+// to fix: the user or a sandbox refused them.
+const (
+	CLIUsage        Category = "cli-usage"
+	CommandNotFound Category = "command-not-found"
+	MissingFile     Category = "missing-file"
+	Exception       Category = "exception"
+	BuildError      Category = "build-error"
+	TestFailure     Category = "test-failure"
+	Timeout         Category = "timeout"
+	Connection      Category = "connection"
+	Permission      Category = "permission"
+	OutOfMemory     Category = "out-of-memory"
+	AgentToolError  Category = "agent-tool-error"
+	ShellSyntax     Category = "syntax"
+	Rejected        Category = "rejected"
+	NonzeroExit     Category = "nonzero-exit"
+)
+
+// Categories lists every category, in the order reports show them.
+var Categories = []Category{
+	CLIUsage, CommandNotFound, MissingFile, Exception, BuildError, TestFailure,
+	Timeout, Connection, Permission, OutOfMemory, AgentToolError, ShellSyntax,
+	NonzeroExit, Rejected,
+}
+
+// A Diagnosis says why a call failed.
+type Diagnosis struct {
+	Category Category
+	Message  string // the one-line error
+	// Evidence says what showed the failure: the agent's error flag, the
+	// exit code, a signature in the output.
+	Evidence string
+
+	// Details of CLI usage errors.
+	Parser      string   // the CLI parser family: "argparse", "click", …
+	BadFlags    []string // flags the program rejected
+	ValidFlags  []string // flags its usage text offers
+	Suggestions []string // what the parser itself suggested
+	Choices     []string // the values an option accepts, when the error lists them
+	Missing     []string // required arguments that were not given
+
+	Exception *ExceptionInfo // details of an exception, when there was one
+	Program   string         // the program not found, for command-not-found
+}
+
+// ExceptionInfo describes the exception a failed call raised.
+type ExceptionInfo struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	// The innermost frame of the traceback that is in the project rather
+	// than in an installed package; or the innermost of all.
+	File string `json:"file,omitzero"`
+	Line int    `json:"line,omitzero"`
+	Func string `json:"func,omitzero"`
+}
+
+// A rule recognizes one kind of failure from a call's output.
+type rule struct {
+	name     string
+	category Category
+	// strong rules are trusted even when the call's record says it
+	// succeeded: `prog 2>&1 | tail` hides argparse's exit status 2.
+	strong bool
+	// match returns the diagnosis of out, the output of cmd, or nil.
+	// claimsSuccess reports that the call's record says it succeeded, so
+	// only unmistakable evidence should count.
+	match func(out string, cmd *Command, claimsSuccess bool) *Diagnosis
+}
+
+// rules are tried in order; the first that matches names the failure.
+// Specific signatures come before general ones.
+var rules = []rule{
+	{name: "argparse", category: CLIUsage, strong: true, match: matchArgparse},
+	{name: "click", category: CLIUsage, strong: true, match: matchClick},
+	{name: "clap", category: CLIUsage, strong: true, match: matchClap},
+	{name: "go-flag", category: CLIUsage, strong: true, match: matchGoFlag},
+	{name: "command-not-found", category: CommandNotFound, strong: true, match: matchNotFound},
+	{name: "shell-syntax", category: ShellSyntax, match: matchRE(ShellSyntax,
+		`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file).*$`)},
+	{name: "test-failure", category: TestFailure, match: matchRE(TestFailure,
+		`(?m)^(?:--- FAIL: .*|FAIL\s+\S+.*|=+ .*\b\d+ failed\b.*=+|FAILED \S+.*|Tests:\s+\d+ failed.*|test result: FAILED.*)$`)},
+	{name: "python-traceback", category: Exception, strong: true, match: matchTraceback},
+	{name: "build-error", category: BuildError, match: matchRE(BuildError,
+		`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`)},
+	{name: "out-of-memory", category: OutOfMemory, match: matchRE(OutOfMemory,
+		`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc).*$`)},
+	{name: "timeout", category: Timeout, match: matchRE(Timeout,
+		`(?mi)^.*(?:timed out|timeout expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
+	{name: "connection", category: Connection, match: matchRE(Connection,
+		`(?mi)^.*(?:connection refused|ECONNREFUSED|connection reset|could not resolve host|name or service not known|Failed to connect to).*$`)},
+	{name: "permission", category: Permission, match: matchRE(Permission,
+		`(?mi)^.*(?:permission denied|EACCES|operation not permitted).*$`)},
+	{name: "missing-file", category: MissingFile, match: matchRE(MissingFile,
+		`(?mi)^.*(?:no such file or directory|can't open file|ENOENT|cannot find the path|file not found).*$`)},
+}
+
+// Texts with which agents report that the user or a sandbox refused a call.
+var rejectionPrefixes = []string{
+	"The user doesn't want to proceed with this tool use",
+	"The user doesn't want to take this action",
+	"The user rejected permission to use this specific tool call",
+	"[Request interrupted by user",
+	"Permission to use ",
+	"This command requires approval",
+}
+
+// Programs whose output is data: an error message in what they print is
+// not theirs.
+var viewers = map[string]bool{
+	"cat": true, "head": true, "tail": true, "less": true, "more": true, "grep": true,
+	"egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true,
+	"sed": true, "awk": true, "jq": true, "yq": true, "find": true, "ls": true,
+	"echo": true, "printf": true, "diff": true, "git log": true, "git show": true,
+	"git diff": true, "git grep": true, "journalctl": true, "docker logs": true,
+	"kubectl logs": true, "wc": true, "sort": true, "uniq": true, "strings": true,
+	"xxd": true, "od": true, "tree": true, "nl": true, "bat": true, "column": true,
+}
+
+// Diagnose says whether call c failed and why; it returns nil for a call
+// that succeeded. cmd is c's parsed command, nil for tools other than the
+// shell.
+func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
+	out := c.Output
+	for _, p := range rejectionPrefixes {
+		if strings.HasPrefix(strings.TrimSpace(stripToolError(out)), p) {
+			return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
+		}
+	}
+	if c.Status == "interrupted" {
+		d := &Diagnosis{Category: Rejected, Message: "interrupted before it finished", Evidence: "interrupted"}
+		if timedOut(out) {
+			d.Category, d.Message = Timeout, "timed out"
+		}
+		return d
+	}
+	if c.Kind != parser.Shell || cmd == nil {
+		if !c.IsError {
+			return nil
+		}
+		return &Diagnosis{Category: AgentToolError, Message: toolErrorMessage(out), Evidence: "error flag"}
+	}
+
+	recorded := recordEvidence(c)
+	if recorded != "" && benignExit(c, cmd) {
+		return nil
+	}
+	for _, r := range rules {
+		if recorded == "" && (!r.strong || viewers[cmd.Target] || viewers[cmd.Program()]) {
+			continue
+		}
+		d := r.match(out, cmd, recorded == "")
+		if d == nil {
+			continue
+		}
+		d.Evidence = r.name + " signature"
+		if recorded != "" {
+			d.Evidence = recorded + "; " + d.Evidence
+		} else if cmd.Masked {
+			d.Evidence += ", exit status hidden by " + maskedBy(cmd)
+		} else {
+			d.Evidence += " despite exit status 0"
+		}
+		return d
+	}
+	if recorded == "" {
+		return nil
+	}
+	d := &Diagnosis{Category: NonzeroExit, Message: lastLine(out), Evidence: recorded}
+	if d.Message == "" {
+		d.Message = recorded
+	}
+	if c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (cmd.Program() == "timeout" || timedOut(out) || strings.Contains(cmd.Line, "timeout ")) {
+		d.Category = Timeout
+	}
+	return d
+}
+
+// recordEvidence says how the call's own record marks it failed, or "".
+func recordEvidence(c *parser.Call) string {
+	switch {
+	case c.Exit != nil && *c.Exit != 0:
+		return fmt.Sprintf("exit code %d", *c.Exit)
+	case c.IsError:
+		return "error flag"
+	}
+	return ""
+}
+
+// benignExit reports an exit status that is an answer, not a failure: grep
+// finding nothing (its errors exit 2), diff finding differences, test
+// finding false.
+func benignExit(c *parser.Call, cmd *Command) bool {
+	if c.Exit == nil {
+		return c.Note != "" // the agent read the exit status as fine
+	}
+	if *c.Exit != 1 {
+		return false
+	}
+	switch cmd.Target {
+	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep", "pgrep":
+		return true
+	case "which", "cmp":
+		return strings.TrimSpace(c.Output) == ""
+	case "diff", "test", "[", "[[", "git diff":
+		return true
+	}
+	return false
+}
+
+func maskedBy(cmd *Command) string {
+	if len(cmd.Filters) > 0 {
+		return "| " + cmd.Filters[len(cmd.Filters)-1]
+	}
+	return "|| …"
+}
+
+var timedOutRE = regexp.MustCompile(`(?i)timed out|timeout`)
+
+func timedOut(out string) bool { return timedOutRE.MatchString(out) }
+
+// matchRE returns a rule that matches the first line re finds and uses it
+// as the message.
+func matchRE(cat Category, expr string) func(string, *Command, bool) *Diagnosis {
+	re := regexp.MustCompile(expr)
+	return func(out string, _ *Command, _ bool) *Diagnosis {
+		m := re.FindString(out)
+		if m == "" {
+			return nil
+		}
+		return &Diagnosis{Category: cat, Message: cut(strings.TrimSpace(m), 200)}
+	}
+}
+
+var notFoundREs = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^(?:.*: )?(?:line \d+: )?([^\s:]+): command not found\s*$`),
+	regexp.MustCompile(`(?m)^(?:\S+: )?command not found: (\S+)\s*$`),
+	regexp.MustCompile(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
+	regexp.MustCompile(`(?m)^'([^']+)' is not recognized as an internal or external command`),
+}
+
+// matchNotFound recognizes a shell that could not find the program. It
+// takes only the command's own program, so that a script printing "x:
+// command not found" about something else is not misread, unless the exit
+// status 127 says so.
+func matchNotFound(out string, cmd *Command, _ bool) *Diagnosis {
+	for _, re := range notFoundREs {
+		for _, m := range re.FindAllStringSubmatch(out, -1) {
+			prog := m[1]
+			d := &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: prog}
+			if prog == cmd.Program() || prog == firstWord(cmd.Line) || slices.ContainsFunc(cmd.Others, func(a []string) bool { return len(a) > 0 && a[0] == prog }) {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// toolErrorMessage returns the first line of an agent tool's error.
+func toolErrorMessage(out string) string {
+	if m := firstLine(stripToolError(out)); m != "" {
+		return m
+	}
+	return "the tool reported an error"
+}
+
+// stripToolError removes the <tool_use_error> tags Claude Code wraps tool
+// errors in, and a leading "Error: ".
+func stripToolError(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "<tool_use_error>")
+	s = strings.TrimSuffix(s, "</tool_use_error>")
+	return strings.TrimPrefix(strings.TrimSpace(s), "Error: ")
+}
+
+// firstLine returns the first non-blank line of s, cut to 200 runes.
+func firstLine(s string) string {
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSpace(l); l != "" {
+			return cut(l, 200)
+		}
+	}
+	return ""
+}
+
+// lastLine returns the last non-blank line of s, cut to 200 runes.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return cut(strings.TrimSpace(s), 200)
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// cut shortens s to at most n runes, marking the cut with an ellipsis.
+func cut(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+var numberRE = regexp.MustCompile(`^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$`)
+
+func isNumber(s string) bool { return numberRE.MatchString(s) }

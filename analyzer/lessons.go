@@ -1,0 +1,106 @@
+package analyzer
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// A Lesson is a mistake made, and corrected, once or more: the objects
+// `retrace lessons` prints.
+type Lesson struct {
+	Target string `json:"target"`
+	// Kind says what was wrong: "flag" (a flag the program does not take),
+	// "value" (a value it rejected).
+	Kind  string  `json:"kind"`
+	Wrong string  `json:"wrong"`
+	Right string  `json:"right"` // empty when the fix dropped the wrong part
+	Count int     `json:"count"`
+	Where []Place `json:"where"`
+	// ValidFlags are the flags the target's usage texts offered.
+	ValidFlags []string `json:"valid_flags"`
+}
+
+// A Place is where a mistake was made.
+type Place struct {
+	Path   string `json:"path"`
+	CallID string `json:"call_id"`
+	Msg    int    `json:"msg"`
+}
+
+// Lessons groups the corrections of usage errors in all the reports by
+// target and change, most frequent first. A correction is taken from a
+// fixed chain whose failure the program itself rejected as a usage error:
+// each rejected flag the fix renamed or dropped, and each rejected value
+// it changed.
+func Lessons(reports []*SessionReport) []*Lesson {
+	byKey := make(map[[4]string]*Lesson)
+	valid := make(map[string][]string)
+	var order []*Lesson
+	for _, r := range reports {
+		for _, ch := range r.Chains {
+			for _, f := range ch.failures {
+				if f.Category == CLIUsage {
+					valid[f.Target] = union(valid[f.Target], f.ValidFlags)
+				}
+			}
+			for _, l := range corrections(ch) {
+				key := [4]string{l.Target, l.Kind, l.Wrong, l.Right}
+				have, ok := byKey[key]
+				if !ok {
+					byKey[key] = l
+					order = append(order, l)
+					continue
+				}
+				have.Count++
+				have.Where = append(have.Where, l.Where...)
+			}
+		}
+	}
+	for _, l := range order {
+		l.ValidFlags = nonNil(valid[l.Target])
+	}
+	slices.SortStableFunc(order, func(x, y *Lesson) int {
+		return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Target, y.Target))
+	})
+	return order
+}
+
+// corrections lists what the fix of a chain corrected.
+func corrections(ch *Chain) []*Lesson {
+	f := ch.Failure
+	if ch.Diff == nil || f.Category != CLIUsage {
+		return nil
+	}
+	bad := ch.failures[len(ch.failures)-1].BadFlags
+	where := []Place{{Path: f.Session.Path, CallID: f.CallID, Msg: f.Msg}}
+	var out []*Lesson
+	add := func(kind, wrong, right string) {
+		out = append(out, &Lesson{Target: f.Target, Kind: kind, Wrong: wrong, Right: right, Count: 1, Where: where})
+	}
+	for _, r := range ch.Diff.Renamed {
+		if slices.Contains(bad, r.From) {
+			add("flag", r.From, r.To)
+		}
+	}
+	for _, rm := range ch.Diff.Removed {
+		if name := flagName(rm); name != "" && slices.Contains(bad, name) {
+			add("flag", name, "")
+		}
+	}
+	for _, c := range ch.Diff.Changed {
+		if slices.Contains(bad, c.Flag) {
+			add("value", c.Flag+" "+c.From, c.Flag+" "+c.To)
+		}
+	}
+	return out
+}
+
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
+}

@@ -1,0 +1,279 @@
+package analyzer
+
+import (
+	"slices"
+
+	"github.com/retrace-dev/retrace/parser"
+)
+
+// A Chain is a failure, the failed retries of the same target that followed
+// it, and the call that finally succeeded: the objects `retrace pairs`
+// prints.
+type Chain struct {
+	Session SessionRef `json:"session"`
+	Failure *Failure   `json:"failure"` // the first failure
+	// Retries are the ids of the later failed tries of the same target.
+	Retries []string `json:"retries"`
+	Fix     *Fix     `json:"fix"` // nil when the chain is unresolved
+	// Diff says how the fix's arguments differ from the last failure's; nil
+	// unless the fix changed them.
+	Diff *Diff `json:"diff"`
+	// OfferedByUsage reports that the failures' own usage text or the
+	// parser's suggestions already named every flag the fix introduced.
+	OfferedByUsage bool `json:"offered_by_usage"`
+	// Between lists every call after the first failure and before the fix
+	// (or the last retry, when unresolved), with its role.
+	Between    []Step   `json:"between"`
+	Cost       Cost     `json:"cost"`
+	Benchmarks []*Bench `json:"benchmarks"` // the numbers the fix printed
+
+	failures []*Failure
+}
+
+// Failures returns the failures of the chain in order, the first included.
+func (ch *Chain) Failures() []*Failure { return ch.failures }
+
+// A FixKind says what changed between a failure and its fix.
+type FixKind string
+
+// The kinds of fix.
+const (
+	FixArgv        FixKind = "argv"        // the command's arguments changed
+	FixEdit        FixKind = "edit"        // a file was edited between identical runs
+	FixEnvironment FixKind = "environment" // something was installed, exported or created
+	FixWait        FixKind = "wait"        // the agent waited for something to be ready
+	FixSame        FixKind = "same"        // the same call simply worked: a flaky failure
+)
+
+// A Fix is the call that succeeded after a failure.
+type Fix struct {
+	CallID  string  `json:"call_id"`
+	Msg     int     `json:"msg"`
+	Command string  `json:"command"`
+	Kind    FixKind `json:"kind"`
+	// Because names the calls between that explain an edit, environment
+	// or wait fix.
+	Because []string `json:"because,omitempty"`
+}
+
+// A Role says what a call between a failure and its fix did.
+type Role string
+
+// The roles of calls between a failure and its fix.
+const (
+	Diagnostic  Role = "diagnostic"  // read or searched: the script, --help, a log
+	Environment Role = "environment" // installed, exported, created, restarted
+	EditRole    Role = "edit"        // changed a file
+	Wait        Role = "wait"        // slept or polled until something was ready
+	Retry       Role = "retry"       // tried the failed target again, and failed
+	OtherRole   Role = "other"       // anything else
+)
+
+// A Step is one call between a failure and its fix.
+type Step struct {
+	CallID  string `json:"call_id"`
+	Role    Role   `json:"role"`
+	Msg     int    `json:"msg"`
+	Command string `json:"command"`
+}
+
+// Cost measures what a chain cost from its first failure to its fix (or to
+// its last retry, when unresolved).
+type Cost struct {
+	Messages int     `json:"messages"`
+	Calls    int     `json:"calls"`
+	Seconds  float64 `json:"seconds"`
+	Tokens   int     `json:"tokens,omitzero"` // output tokens, where the format records them
+}
+
+// Lookahead bounds the search for a retry: a chain ends, unresolved, when
+// Lookahead calls pass after its last attempt without one.
+const Lookahead = 100
+
+// pair builds the failure chains of the session. Each failure that is not
+// already part of a chain starts one; the chain takes the next calls with
+// the same target, in the same line of conversation (main or subagent) and
+// on the same host, until one succeeds or Lookahead calls pass. Calls that
+// only ask the target for help do not count as retries.
+func (a *sessionAnalysis) pair() []*Chain {
+	var chains []*Chain
+	taken := make([]bool, len(a.s.Calls))
+	for i, f := range a.failures {
+		if f == nil || taken[i] || f.Category == Rejected {
+			continue
+		}
+		attempts := []int{i}
+		fix := -1
+		for j := i + 1; j < len(a.s.Calls) && j-attempts[len(attempts)-1] <= Lookahead; j++ {
+			if !a.sameTarget(i, j) || a.asksHelp(j) {
+				continue
+			}
+			if g := a.failures[j]; g != nil {
+				if g.Category != Rejected {
+					attempts = append(attempts, j)
+				}
+				continue
+			}
+			fix = j
+			break
+		}
+		for _, k := range attempts {
+			taken[k] = true
+		}
+		chains = append(chains, a.chain(attempts, fix))
+	}
+	return chains
+}
+
+// sameTarget reports whether calls i and j run the same thing in the same
+// place.
+func (a *sessionAnalysis) sameTarget(i, j int) bool {
+	ci, cj := a.s.Calls[i], a.s.Calls[j]
+	if ci.Sidechain != cj.Sidechain || a.targets[i] != a.targets[j] || a.targets[i] == "" {
+		return false
+	}
+	if (a.cmds[i] == nil) != (a.cmds[j] == nil) {
+		return false
+	}
+	return a.cmds[i] == nil || a.cmds[i].Host == a.cmds[j].Host
+}
+
+func (a *sessionAnalysis) asksHelp(j int) bool {
+	cmd := a.cmds[j]
+	return cmd != nil && (cmd.HasArg("--help", "-h", "-help", "help") || (len(cmd.Args) == 1 && cmd.Args[0] == "--version"))
+}
+
+// chain builds the chain of the failed calls attempts, fixed by call fix
+// (or -1).
+func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
+	first, last := attempts[0], attempts[len(attempts)-1]
+	ch := &Chain{
+		Session: a.ref,
+		Failure: a.failures[first],
+		Retries: []string{},
+		Between: []Step{},
+	}
+	for _, k := range attempts {
+		f := a.failures[k]
+		ch.failures = append(ch.failures, f)
+		f.Attempts = len(attempts)
+		if k != first {
+			ch.Retries = append(ch.Retries, f.CallID)
+		}
+	}
+	end := last
+	if fix >= 0 {
+		end = fix
+	}
+	for k := first + 1; k < end; k++ {
+		role := a.role(k)
+		if slices.Contains(attempts, k) {
+			role = Retry
+		}
+		c := a.s.Calls[k]
+		ch.Between = append(ch.Between, Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: cut(commandOf(c), 200)})
+	}
+	ch.Cost = a.cost(first, end)
+	if fix < 0 {
+		return ch
+	}
+	c := a.s.Calls[fix]
+	for _, f := range ch.failures {
+		f.FixedBy = &c.ID
+	}
+	ch.Fix = &Fix{CallID: c.ID, Msg: c.Msg, Command: commandOf(c)}
+	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, ch.Between)
+	if ch.Fix.Kind == FixArgv && a.cmds[fix] != nil {
+		ch.Diff = diffCommands(a.cmds[last], a.cmds[fix])
+		ch.OfferedByUsage = offered(ch.Diff, ch.failures)
+	}
+	return ch
+}
+
+// fixKind says what changed between the last failed call and its fix, and
+// which calls between made the change.
+func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
+	if !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
+		return FixArgv, nil
+	}
+	for _, kind := range []struct {
+		role Role
+		fix  FixKind
+	}{{EditRole, FixEdit}, {Environment, FixEnvironment}, {Wait, FixWait}} {
+		var because []string
+		for _, st := range between {
+			if st.Role == kind.role {
+				because = append(because, st.CallID)
+			}
+		}
+		if because != nil {
+			return kind.fix, because
+		}
+	}
+	return FixSame, nil
+}
+
+// sameInvocation reports whether two calls of the same target ran with the
+// same arguments.
+func sameInvocation(x, y *parser.Call, cx, cy *Command) bool {
+	if cx != nil && cy != nil {
+		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env)
+	}
+	if x.Command != y.Command || len(x.Args) != len(y.Args) {
+		return false
+	}
+	for k, v := range x.Args {
+		if y.Args[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// cost measures the chain from call first to call end.
+func (a *sessionAnalysis) cost(first, end int) Cost {
+	x, y := a.s.Calls[first], a.s.Calls[end]
+	c := Cost{Messages: y.Msg - x.Msg, Calls: y.Ordinal - x.Ordinal}
+	if !x.Start.IsZero() && !y.Start.IsZero() && y.Start.After(x.Start) {
+		c.Seconds = y.Start.Sub(x.Start).Seconds()
+	}
+	for k := first + 1; k <= end; k++ {
+		c.Tokens += a.s.Calls[k].Tokens
+	}
+	return c
+}
+
+// offered reports whether every flag the fix introduced was named by the
+// failures' usage text, the parser's suggestions or the accepted choices.
+func offered(d *Diff, failures []*Failure) bool {
+	var known []string
+	for _, f := range failures {
+		known = append(known, f.ValidFlags...)
+		known = append(known, f.Suggestions...)
+		known = append(known, f.Choices...)
+	}
+	introduced := 0
+	for _, r := range d.Renamed {
+		introduced++
+		if !slices.Contains(known, r.To) {
+			return false
+		}
+	}
+	for _, ad := range d.Added {
+		if name := flagName(ad); name != "" {
+			introduced++
+			if !slices.Contains(known, name) {
+				return false
+			}
+		}
+	}
+	for _, ch := range d.Changed {
+		if slices.Contains(failures[len(failures)-1].BadFlags, ch.Flag) {
+			introduced++
+			if !slices.Contains(known, ch.To) {
+				return false
+			}
+		}
+	}
+	return introduced > 0
+}

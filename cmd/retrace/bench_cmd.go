@@ -1,0 +1,27 @@
+package main
+
+import (
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/report"
+)
+
+type benchCmd struct {
+	inputs
+	Format string `short:"f" enum:"${formats}" default:"table" help:"Output format (${enum})."`
+	Failed bool   `help:"Include numbers printed by calls that failed."`
+}
+
+// Run prints the benchmark numbers.
+func (c *benchCmd) Run(g *Globals, env *Env) error {
+	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+		var bench []*analyzer.Bench
+		for _, s := range w.report.Sessions {
+			for _, b := range s.Benchmarks {
+				if c.Failed || !b.Failed {
+					bench = append(bench, b)
+				}
+			}
+		}
+		return report.Bench(w, o, bench)
+	})
+}

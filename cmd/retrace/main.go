@@ -1,0 +1,176 @@
+// Command retrace reads coding-agent transcripts and reports, for every tool
+// call that failed, why it failed, the retry that fixed it, what changed
+// between the two, what it cost, which mistakes recur, and the benchmark
+// numbers the runs printed.
+//
+// Usage:
+//
+//	retrace [summary] [PATH...]   counts, failure chains and top lessons (the default)
+//	retrace errors [PATH...]      one line per failed call
+//	retrace pairs [PATH...]       each failure with the call that fixed it
+//	retrace bench [PATH...]       the benchmark numbers the calls printed
+//	retrace lessons [PATH...]     mistakes made and how they were corrected
+//	retrace formats               the transcript formats retrace reads
+//
+// A PATH is a transcript file, a directory searched recursively, or "-" for
+// standard input. With no PATH, retrace reads the agents' default
+// locations. Exit status: 0 on success, findings included; 1 when some input
+// could not be read (the rest is still reported); 2 on a usage error.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/report"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = ""
+
+// CLI is the command line.
+type CLI struct {
+	Globals
+
+	Summary summaryCmd `cmd:"" default:"withargs" help:"Count calls, failures and fixes; list the failure chains and the top lessons (the default command)."`
+	Errors  errorsCmd  `cmd:"" help:"List every failed tool call: its category, its error and the call that fixed it."`
+	Pairs   pairsCmd   `cmd:"" help:"List each failure with its retries, the call that fixed it, what changed and what it cost."`
+	Bench   benchCmd   `cmd:"" help:"List the benchmark numbers the tool calls printed, with their context."`
+	Lessons lessonsCmd `cmd:"" help:"List the mistakes the agent made and corrected, grouped across sessions."`
+	Formats formatsCmd `cmd:"" help:"List the transcript formats retrace reads and how it recognizes them."`
+}
+
+// Globals are the flags every command takes.
+type Globals struct {
+	Version kong.VersionFlag `help:"Print the version and exit."`
+	Quiet   bool             `short:"q" help:"Print no warnings or progress on standard error."`
+	NoColor bool             `name:"no-color" help:"Never colour table output (colour is used only on a terminal, and never when NO_COLOR is set)."`
+}
+
+// Env is what a command may touch: its streams and its environment.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Terminal reports whether standard output is a terminal.
+	Terminal bool
+	Getenv   func(string) string
+}
+
+const description = `retrace reads coding-agent transcripts (Claude Code session logs, opencode
+exports) and reports the tool calls that failed, the corrected retry that
+fixed each, what changed between the two, what it cost, which mistakes
+recur, and the benchmark numbers the runs printed.
+
+A PATH is a transcript file, a directory (searched recursively; files of no
+known format are skipped), or "-" for standard input. With no PATH, retrace
+reads the agents' default locations, such as ~/.claude/projects.
+
+Examples:
+  retrace session.jsonl                 summary of one session
+  retrace pairs ~/.claude/projects      every failure and its fix
+  retrace errors -f json export.json    failed calls as JSON
+  retrace lessons --format jsonl .      recurring mistakes as JSON lines
+
+Exit status: 0 on success (findings are not failures); 1 when some input
+could not be read, the rest still reported; 2 on a usage error.`
+
+func kongOptions(env *Env) []kong.Option {
+	var inputFormats []string
+	for _, f := range parser.Formats() {
+		inputFormats = append(inputFormats, f.Name)
+	}
+	return []kong.Option{
+		kong.Name("retrace"),
+		kong.Description(description),
+		kong.Writers(env.Stdout, env.Stderr),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{
+			"version":       versionString(),
+			"input_formats": "auto," + strings.Join(inputFormats, ","),
+			"formats":       strings.Join(report.Formats(), ","),
+		},
+	}
+}
+
+func main() {
+	env := &Env{
+		Stdin:    os.Stdin,
+		Stdout:   os.Stdout,
+		Stderr:   os.Stderr,
+		Terminal: isTerminal(os.Stdout),
+		Getenv:   os.Getenv,
+	}
+	os.Exit(run(os.Args[1:], env))
+}
+
+// exitCode carries the status kong asks to exit with, out of kong.
+type exitCode int
+
+// run runs the command line args and returns the exit status.
+func run(args []string, env *Env) (status int) {
+	var cli CLI
+	opts := append(kongOptions(env), kong.Exit(func(code int) { panic(exitCode(code)) }))
+	defer func() {
+		if r := recover(); r != nil {
+			code, ok := r.(exitCode)
+			if !ok {
+				panic(r)
+			}
+			status = int(code)
+		}
+	}()
+	k, err := kong.New(&cli, opts...)
+	if err != nil {
+		panic(err) // a mistake in the grammar above
+	}
+	ctx, err := k.Parse(args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "retrace: error: %v\nRun \"retrace --help\" for usage.\n", err)
+		return 2
+	}
+	err = ctx.Run(&cli.Globals, env)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errPartial):
+		return 1
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(env.Stderr, "retrace: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(env.Stderr, "retrace: error: %v\n", err)
+	return 1
+}
+
+// errPartial reports that some input could not be read; what could be read
+// was reported, and the reasons were printed.
+var errPartial = errors.New("some input could not be read")
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// color reports whether table output may use colour: only on a terminal,
+// not with --no-color, not when NO_COLOR is set to anything, not on a dumb
+// terminal.
+func (g *Globals) color(env *Env) bool {
+	return env.Terminal && !g.NoColor && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+}

@@ -1,0 +1,124 @@
+// Package report renders the analyzer's findings: as tables for people at a
+// terminal, and as JSON or JSON Lines for other tools, with the field names
+// of the output contract.
+//
+// Each command has one function here, which writes its findings in the
+// format Options names. Renderers only write to the io.Writer they are
+// given; the same findings always render to the same bytes.
+package report
+
+import (
+	"io"
+
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/parser"
+)
+
+// The output formats.
+const (
+	Table = "table"
+	JSON  = "json"
+	JSONL = "jsonl"
+)
+
+// Formats lists the output formats, the default first.
+func Formats() []string { return []string{Table, JSON, JSONL} }
+
+// Options say how to render.
+type Options struct {
+	Format string // one of Formats; "" means Table
+	Color  bool   // colour table output with ANSI escapes
+}
+
+// Version is the version of the JSON output contract.
+const Version = 1
+
+// Summary writes the counts of a report, its chains and its top lessons.
+func Summary(w io.Writer, o Options, r *analyzer.Report) error {
+	s := analyzer.Summarize(r)
+	switch o.Format {
+	case JSON:
+		return writeJSON(w, "summary", s)
+	case JSONL:
+		items := make([]any, 0, len(s.Sessions)+1)
+		for _, ss := range s.Sessions {
+			items = append(items, ss)
+		}
+		return writeJSONL(w, append(items, s.Totals))
+	}
+	return summaryTable(w, o, s, r)
+}
+
+// Errors writes one entry per failed call.
+func Errors(w io.Writer, o Options, failures []*analyzer.Failure) error {
+	switch o.Format {
+	case JSON:
+		return writeJSON(w, "errors", nonNil(failures))
+	case JSONL:
+		return writeJSONL(w, failures)
+	}
+	return errorsTable(w, o, failures)
+}
+
+// Pairs writes one entry per failure chain.
+func Pairs(w io.Writer, o Options, chains []*analyzer.Chain) error {
+	switch o.Format {
+	case JSON:
+		return writeJSON(w, "pairs", nonNil(chains))
+	case JSONL:
+		return writeJSONL(w, chains)
+	}
+	return pairsTable(w, o, chains)
+}
+
+// Bench writes one entry per benchmark number.
+func Bench(w io.Writer, o Options, bench []*analyzer.Bench) error {
+	switch o.Format {
+	case JSON:
+		return writeJSON(w, "bench", nonNil(bench))
+	case JSONL:
+		return writeJSONL(w, bench)
+	}
+	return benchTable(w, o, bench)
+}
+
+// Lessons writes one entry per mistake.
+func Lessons(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
+	switch o.Format {
+	case JSON:
+		return writeJSON(w, "lessons", nonNil(lessons))
+	case JSONL:
+		return writeJSONL(w, lessons)
+	}
+	return lessonsTable(w, o, lessons)
+}
+
+// A formatEntry describes one transcript format in `retrace formats`.
+type formatEntry struct {
+	Name     string `json:"name"`
+	Doc      string `json:"doc"`
+	Producer string `json:"producer"`
+	Sniff    string `json:"detected_by"`
+}
+
+// TranscriptFormats writes the transcript formats retrace reads.
+func TranscriptFormats(w io.Writer, o Options, formats []*parser.Format) error {
+	entries := make([]formatEntry, len(formats))
+	for i, f := range formats {
+		entries[i] = formatEntry{f.Name, f.Doc, f.Producer, f.Sniff}
+	}
+	switch o.Format {
+	case JSON:
+		return writeJSON(w, "formats", entries)
+	case JSONL:
+		return writeJSONL(w, entries)
+	}
+	return formatsTable(w, o, entries)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,369 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/retrace-dev/retrace/analyzer"
+)
+
+// ANSI colours used in tables.
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+	bold   = "1"
+	dim    = "2"
+)
+
+// paint colours s when o asks for colour.
+func paint(o Options, color, s string) string {
+	if !o.Color || s == "" {
+		return s
+	}
+	return "\x1b[" + color + "m" + s + "\x1b[0m"
+}
+
+// A table collects rows and renders them aligned, without borders, like
+// ls -l or kubectl get.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+func newTable(header ...string) *table { return &table{header: header} }
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) render(w io.Writer) error {
+	if len(t.rows) == 0 {
+		return nil
+	}
+	pad := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
+	var buf bytes.Buffer
+	tab := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Padding:    pad,
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+			},
+			Row: tw.CellConfig{
+				Padding:    pad,
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+			},
+		}),
+	)
+	tab.Header(t.header)
+	for _, r := range t.rows {
+		if err := tab.Append(r); err != nil {
+			return err
+		}
+	}
+	if err := tab.Render(); err != nil {
+		return err
+	}
+	for line := range strings.Lines(buf.String()) {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heading writes a section title.
+func heading(w io.Writer, o Options, title string) error {
+	_, err := fmt.Fprintf(w, "\n%s\n", paint(o, bold, title))
+	return err
+}
+
+// sessionNames returns a short name for each session path: the base name,
+// or more of the path where base names collide. It returns nil when there
+// is only one session, whose name tables then leave out.
+func sessionNames(paths []string) map[string]string {
+	uniq := slices.Compact(slices.Sorted(slices.Values(paths)))
+	if len(uniq) < 2 {
+		return nil
+	}
+	names := make(map[string]string)
+	count := make(map[string]int)
+	for _, p := range uniq {
+		count[filepath.Base(p)]++
+	}
+	for _, p := range uniq {
+		if count[filepath.Base(p)] == 1 {
+			names[p] = filepath.Base(p)
+		} else {
+			names[p] = p
+		}
+	}
+	return names
+}
+
+func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Report) error {
+	t := newTable("SESSION", "FORMAT", "CALLS", "FAILED", "FIXED", "UNRESOLVED", "REJECTED", "LOST")
+	for _, ss := range s.Sessions {
+		t.add(clean(ss.Path, 60), ss.Format, strconv.Itoa(ss.Calls), strconv.Itoa(ss.Failures),
+			paint(o, green, strconv.Itoa(ss.Fixed)), unresolved(o, ss.Unresolved),
+			strconv.Itoa(ss.Rejected), duration(ss.SecondsLost))
+	}
+	tot := s.Totals
+	if len(s.Sessions) > 1 {
+		t.add(fmt.Sprintf("total (%d sessions)", tot.Sessions), "", strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
+			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), duration(tot.SecondsLost))
+	}
+	if err := t.render(w); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "\n%s\n", costSentence(tot)); err != nil {
+		return err
+	}
+
+	if len(tot.ByCategory) > 0 {
+		if err := heading(w, o, "FAILURES BY CATEGORY"); err != nil {
+			return err
+		}
+		c := newTable("CATEGORY", "COUNT")
+		for _, cat := range analyzer.Categories {
+			if n := tot.ByCategory[cat]; n > 0 {
+				c.add(string(cat), strconv.Itoa(n))
+			}
+		}
+		if err := c.render(w); err != nil {
+			return err
+		}
+	}
+
+	var chains []*analyzer.Chain
+	for _, sr := range r.Sessions {
+		chains = append(chains, sr.Chains...)
+	}
+	if len(chains) > 0 {
+		if err := heading(w, o, "FAILURES AND THEIR FIXES"); err != nil {
+			return err
+		}
+		if err := pairsTable(w, o, chains); err != nil {
+			return err
+		}
+	}
+	if len(r.Lessons) > 0 {
+		if err := heading(w, o, "LESSONS"); err != nil {
+			return err
+		}
+		lessons := r.Lessons
+		if len(lessons) > 5 {
+			lessons = lessons[:5]
+		}
+		return lessonsTable(w, o, lessons)
+	}
+	return nil
+}
+
+// costSentence says in one line what the failures cost.
+func costSentence(t analyzer.Totals) string {
+	if t.Failures == 0 {
+		return fmt.Sprintf("No failed calls in %s.", plural(t.Calls, "call"))
+	}
+	s := fmt.Sprintf("%s cost %s and %s", plural(t.Failures, "failure"), plural(t.CallsLost, "call"), duration(t.SecondsLost))
+	if t.FixedFirstRetry > 0 {
+		s += fmt.Sprintf("; %d fixed by the first retry", t.FixedFirstRetry)
+	}
+	if t.Unresolved > 0 {
+		s += fmt.Sprintf("; %d never fixed", t.Unresolved)
+	}
+	return s + "."
+}
+
+func unresolved(o Options, n int) string {
+	if n == 0 {
+		return "0"
+	}
+	return paint(o, yellow, strconv.Itoa(n))
+}
+
+func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
+	names := sessionNames(failurePaths(failures))
+	t := newTable(withSession(names, "MSG", "CALL", "TARGET", "CATEGORY", "MESSAGE", "FIXED BY")...)
+	for _, f := range failures {
+		fixed := paint(o, yellow, "unresolved")
+		switch {
+		case f.Category == analyzer.Rejected:
+			fixed = paint(o, dim, "—")
+		case f.FixedBy != nil:
+			fixed = paint(o, green, *f.FixedBy)
+		}
+		row := []string{strconv.Itoa(f.Msg), clean(f.CallID, 30), clean(f.Target, 30),
+			paint(o, red, string(f.Category)), clean(f.Message, 70), fixed}
+		if names != nil {
+			row = append([]string{names[f.Session.Path]}, row...)
+		}
+		t.add(row...)
+	}
+	return t.render(w)
+}
+
+func failurePaths(failures []*analyzer.Failure) []string {
+	paths := make([]string, len(failures))
+	for i, f := range failures {
+		paths[i] = f.Session.Path
+	}
+	return paths
+}
+
+// withSession puts a SESSION column in front when names are in use.
+func withSession(names map[string]string, cells ...string) []string {
+	if names == nil {
+		return cells
+	}
+	return append([]string{"SESSION"}, cells...)
+}
+
+func pairsTable(w io.Writer, o Options, chains []*analyzer.Chain) error {
+	paths := make([]string, len(chains))
+	for i, ch := range chains {
+		paths[i] = ch.Session.Path
+	}
+	names := sessionNames(paths)
+	t := newTable(withSession(names, "MSG", "TARGET", "FAILED WITH", "FIX", "CHANGE", "COST", "RESULT")...)
+	for _, ch := range chains {
+		f := ch.Failure
+		fix := paint(o, yellow, "unresolved")
+		if ch.Fix != nil {
+			fix = paint(o, green, fmt.Sprintf("msg %d (%s)", ch.Fix.Msg, ch.Fix.Kind))
+		}
+		cost := plural(ch.Cost.Calls, "call")
+		if ch.Cost.Seconds > 0 {
+			cost += ", " + duration(ch.Cost.Seconds)
+		}
+		row := []string{strconv.Itoa(f.Msg), clean(f.Target, 30), clean(f.Message, 50), fix,
+			clean(change(ch), 70), cost, clean(headline(ch.Benchmarks), 30)}
+		if names != nil {
+			row = append([]string{names[ch.Session.Path]}, row...)
+		}
+		t.add(row...)
+	}
+	return t.render(w)
+}
+
+// change says in a few words what the fix changed.
+func change(ch *analyzer.Chain) string {
+	if ch.Fix == nil {
+		if len(ch.Retries) > 0 {
+			return fmt.Sprintf("%s, none worked", plural(len(ch.Retries)+1, "attempt"))
+		}
+		return ""
+	}
+	var parts []string
+	if d := ch.Diff; d != nil {
+		for _, r := range d.Renamed {
+			parts = append(parts, strings.TrimSpace(r.From+" "+r.FromValue)+" → "+strings.TrimSpace(r.To+" "+r.ToValue))
+		}
+		for _, c := range d.Changed {
+			parts = append(parts, c.Flag+" "+c.From+" → "+c.To)
+		}
+		for _, a := range d.Removed {
+			parts = append(parts, "-"+a)
+		}
+		for _, a := range d.Added {
+			parts = append(parts, "+"+a)
+		}
+	}
+	s := strings.Join(parts, ", ")
+	if ch.OfferedByUsage {
+		s += " (usage named it)"
+	}
+	switch ch.Fix.Kind {
+	case analyzer.FixEdit, analyzer.FixEnvironment, analyzer.FixWait:
+		s = fmt.Sprintf("same command after %s", plural(len(ch.Fix.Because), string(ch.Fix.Kind)+" step"))
+	case analyzer.FixSame:
+		s = "same command, worked again"
+	}
+	return s
+}
+
+// headline picks the number that best sums up a run: a throughput or
+// average, else the first number.
+func headline(bench []*analyzer.Bench) string {
+	if len(bench) == 0 {
+		return ""
+	}
+	best := bench[0]
+	for _, b := range bench {
+		l := strings.ToLower(b.Label)
+		if strings.HasSuffix(b.Unit, "/s") && (strings.Contains(l, "average") || strings.Contains(l, "throughput") ||
+			strings.Contains(l, "total") || strings.Contains(l, "mean")) {
+			best = b
+			break
+		}
+	}
+	return number(best.Value) + " " + best.Unit
+}
+
+func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {
+	paths := make([]string, len(bench))
+	for i, b := range bench {
+		paths[i] = b.Session.Path
+	}
+	names := sessionNames(paths)
+	t := newTable(withSession(names, "MSG", "TARGET", "LABEL", "VALUE", "UNIT", "CONTEXT")...)
+	for _, b := range bench {
+		value := number(b.Value)
+		if b.Failed {
+			value = paint(o, yellow, value+" (failed run)")
+		}
+		var ctx []string
+		for _, k := range slices.Sorted(maps.Keys(b.Context)) {
+			ctx = append(ctx, k+"="+b.Context[k])
+		}
+		row := []string{strconv.Itoa(b.Msg), clean(b.Target, 30), clean(b.Label, 30), value, b.Unit, clean(strings.Join(ctx, " "), 60)}
+		if names != nil {
+			row = append([]string{names[b.Session.Path]}, row...)
+		}
+		t.add(row...)
+	}
+	return t.render(w)
+}
+
+func lessonsTable(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
+	t := newTable("TARGET", "WRONG", "RIGHT", "COUNT", "WHERE")
+	for _, l := range lessons {
+		var where []string
+		for _, p := range l.Where {
+			where = append(where, fmt.Sprintf("%s:msg %d", filepath.Base(p.Path), p.Msg))
+		}
+		right := l.Right
+		if right == "" {
+			right = "(drop it)"
+		}
+		t.add(clean(l.Target, 30), paint(o, red, clean(l.Wrong, 30)), paint(o, green, clean(right, 30)),
+			strconv.Itoa(l.Count), clean(strings.Join(where, ", "), 80))
+	}
+	return t.render(w)
+}
+
+func formatsTable(w io.Writer, _ Options, entries []formatEntry) error {
+	t := newTable("NAME", "WHAT IT IS", "WRITTEN BY", "RECOGNIZED BY")
+	for _, e := range entries {
+		t.add(e.Name, e.Doc, e.Producer, e.Sniff)
+	}
+	return t.render(w)
+}

@@ -1,0 +1,75 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// escapeRE matches terminal escape sequences: CSI (colours, cursor moves),
+// OSC (titles, hyperlinks) and the other two-byte escapes.
+var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[P^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]`)
+
+// clean makes transcript text safe and compact for one table cell: escape
+// sequences are removed, so none acts on the terminal, other control
+// characters and invalid UTF-8 are replaced, and the text is cut to max
+// runes on one line.
+func clean(s string, max int) string {
+	s = escapeRE.ReplaceAllString(s, "")
+	var b strings.Builder
+	n := 0
+	space := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			r = '�'
+		case r == '\n' || r == '\r' || r == '\t' || r == ' ':
+			if space || n == 0 {
+				continue
+			}
+			space = true
+			r = ' '
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			r = '�'
+		}
+		if r != ' ' {
+			space = false
+		}
+		if n == max {
+			return strings.TrimRight(b.String(), " ") + "…"
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// duration writes seconds the short way people read them: 45s, 3m12s, 2h05m.
+func duration(sec float64) string {
+	d := int(math.Round(sec))
+	switch {
+	case d < 60:
+		return fmt.Sprintf("%ds", d)
+	case d < 3600:
+		return fmt.Sprintf("%dm%02ds", d/60, d%60)
+	}
+	return fmt.Sprintf("%dh%02dm", d/3600, d%3600/60)
+}
+
+// number prints a value without needless decimals: 71.1, 775, 0.25.
+func number(v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+}
+
+// plural writes "1 call" or "3 calls".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
