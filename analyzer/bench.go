@@ -19,9 +19,9 @@ type Bench struct {
 	// Context holds the parameters the number was measured with: the
 	// command's flags and any key=value or section header around it.
 	Context map[string]string `json:"context"`
-	Text    string            `json:"text"`             // the number and unit as printed
-	Failed  bool              `json:"failed,omitzero"`  // printed by a call that failed
-	Line    int               `json:"line,omitzero"`    // 1-based line in the call's output
+	Text    string            `json:"text"`            // the number and unit as printed
+	Failed  bool              `json:"failed,omitzero"` // printed by a call that failed
+	Line    int               `json:"line,omitzero"`   // 1-based line in the call's output
 }
 
 // units maps the units benchmarks print to their normalized form and the
@@ -37,7 +37,7 @@ var units = map[string]struct {
 	"ms": {"ms", 1}, "msec": {"ms", 1},
 	"s": {"s", 1}, "sec": {"s", 1}, "secs": {"s", 1}, "seconds": {"s", 1},
 	"us": {"us", 1}, "µs": {"us", 1}, "μs": {"us", 1},
-	"ns": {"us", 0.001},
+	"ns":   {"us", 0.001},
 	"gb/s": {"GB/s", 1}, "gib/s": {"GB/s", 1.073741824},
 	"it/s": {"it/s", 1}, "samples/s": {"samples/s", 1}, "samples/sec": {"samples/s", 1},
 	"ops/s": {"ops/s", 1}, "op/s": {"ops/s", 1}, "ops/sec": {"ops/s", 1},
