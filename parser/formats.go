@@ -83,9 +83,10 @@ var bom = []byte("\xef\xbb\xbf")
 func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 	br := bufio.NewReaderSize(r, HeadSize)
 	head, err := br.Peek(HeadSize)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+	if len(head) == 0 && err != nil && err != io.EOF {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
+	// Any other error comes again when the decoder reads that far.
 	if bytes.HasPrefix(head, bom) {
 		br.Discard(len(bom))
 		head = head[len(bom):]

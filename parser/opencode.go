@@ -74,15 +74,12 @@ func decodeOpencode(r io.Reader, name string) (*Session, error) {
 	i := -1
 	msgs.ForEach(func(_, m gjson.Result) bool {
 		i++
-		if !gjson.Valid(m.Raw) {
-			return false // the cut-off end of a broken export
-		}
 		line := lines.at(start + m.Index)
 		readOpencodeMessage(s, m, i, func(off int) int {
 			if off <= 0 {
 				return line
 			}
-			return lines.at(start + m.Index + off)
+			return lines.at(start + off)
 		})
 		return true
 	})
@@ -90,7 +87,8 @@ func decodeOpencode(r io.Reader, name string) (*Session, error) {
 }
 
 // readOpencodeMessage adds the tool calls of message m, the i-th. lineAt
-// turns an offset in m.Raw into a line number.
+// turns an offset in the document into a line number; gjson gives the
+// results of m.Get offsets in the whole document, as it does m's own.
 func readOpencodeMessage(s *Session, m gjson.Result, i int, lineAt func(int) int) {
 	mi := m.Get("info")
 	if mi.Get("role").String() == "assistant" {
@@ -102,6 +100,9 @@ func readOpencodeMessage(s *Session, m gjson.Result, i int, lineAt func(int) int
 	parts := m.Get("parts")
 	text := ""
 	parts.ForEach(func(_, p gjson.Result) bool {
+		if !gjson.Valid(p.Raw) {
+			return false // the cut-off end of a broken export
+		}
 		switch p.Get("type").String() {
 		case "text":
 			if !p.Get("synthetic").Bool() {
