@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,28 +94,17 @@ func measures(cmd *Command) bool {
 	if diagnosticTargets[cmd.Target] || diagnosticTargets[cmd.Program()] || viewers[cmd.Target] {
 		return false
 	}
-	return !cmd.HasArg("--help", "-h", "help")
+	return !asksHelp(cmd)
 }
 
 // flagContext turns a command's flags into benchmark context, without
-// their dashes: --concurrency 1 gives concurrency=1. A flag takes every
-// word up to the next flag, as --concurrency 1 2 4 does.
+// their dashes: --concurrency 1 gives concurrency=1.
 func flagContext(cmd *Command) map[string]string {
+	opts, _ := splitArgs(cmd.Args, true)
 	ctx := make(map[string]string)
-	for i := 0; i < len(cmd.Args); i++ {
-		if !isFlag(cmd.Args[i]) {
-			continue
-		}
-		name, value, _ := strings.Cut(cmd.Args[i], "=")
-		var values []string
-		if value != "" {
-			values = []string{value}
-		}
-		for ; i+1 < len(cmd.Args) && !isFlag(cmd.Args[i+1]) && value == ""; i++ {
-			values = append(values, cmd.Args[i+1])
-		}
-		if v := strings.Join(values, " "); v != "" && !strings.Contains(v, "://") {
-			ctx[contextKey(name)] = v
+	for _, o := range opts {
+		if o.value != "" && !strings.Contains(o.value, "://") {
+			ctx[contextKey(o.name)] = o.value
 		}
 	}
 	return ctx
@@ -177,7 +167,7 @@ func lineBench(line string) []*Bench {
 		label := labelBefore(line[prevEnd:numStart])
 		// "Latency: mean 2.30s, p99 2.41s": the text before the line's
 		// only colon heads every label after it.
-		if strings.Count(line[:numStart], ":") == 1 && head != label {
+		if strings.Count(line[:numStart], ":") == 1 && head != label && !strings.Contains(head, "=") {
 			label = strings.TrimSpace(head + " " + label)
 		}
 		prevEnd = unitEnd
@@ -196,7 +186,7 @@ func lineBench(line string) []*Bench {
 		}
 		found = append(found, &Bench{
 			Label:   label,
-			Value:   v * unit.factor,
+			Value:   math.Round(v*unit.factor*1e6) / 1e6,
 			Unit:    unit.unit,
 			Context: c,
 			Text:    line[numStart:unitEnd],

@@ -24,8 +24,8 @@ func matchArgparse(out string, _ *Command, _ bool) *Diagnosis {
 	for _, m := range argparseErrorRE.FindAllStringSubmatchIndex(out, -1) {
 		prog, msg := out[m[2]:m[3]], strings.TrimSpace(out[m[4]:m[5]])
 		usage := usageBlock(out[:m[0]], "usage: "+prog)
-		if usage == "" && !strings.HasSuffix(prog, ".py") {
-			continue
+		if usage == "" && (!strings.HasSuffix(prog, ".py") || strings.ContainsAny(prog, " \t")) {
+			continue // without its usage line, only "script.py: error:" will do
 		}
 		d := &Diagnosis{Category: CLIUsage, Parser: "argparse", Message: cut(msg, 200)}
 		d.ValidFlags = usageFlags(usage)

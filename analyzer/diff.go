@@ -51,9 +51,11 @@ func (o option) String() string {
 	return o.name + " " + o.value
 }
 
-// splitArgs separates a command's flags, each with the word after it as its
-// value unless that word is a flag too, from its positional words.
-func splitArgs(args []string) (opts []option, words []string) {
+// splitArgs separates a command's flags from its positional words. A flag
+// takes the word after it as its value unless that word is a flag too;
+// when greedy, it takes every word up to the next flag, as --concurrency
+// 1 2 4 does, and the values are joined with spaces.
+func splitArgs(args []string, greedy bool) (opts []option, words []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -61,14 +63,19 @@ func splitArgs(args []string) (opts []option, words []string) {
 			return opts, append(words, args[i+1:]...)
 		case !isFlag(a):
 			words = append(words, a)
-		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
+		case strings.Contains(a, "="):
 			name, value, _ := strings.Cut(a, "=")
 			opts = append(opts, option{name, value})
-		case i+1 < len(args) && !isFlag(args[i+1]) && args[i+1] != "--":
-			opts = append(opts, option{a, args[i+1]})
-			i++
 		default:
-			opts = append(opts, option{name: a})
+			o := option{name: a}
+			for i+1 < len(args) && !isFlag(args[i+1]) && args[i+1] != "--" {
+				o.value = strings.TrimSpace(o.value + " " + args[i+1])
+				i++
+				if !greedy {
+					break
+				}
+			}
+			opts = append(opts, o)
 		}
 	}
 	return opts, words
@@ -90,8 +97,8 @@ func flagName(entry string) string {
 // and its fix.
 func diffCommands(failed, fixed *Command) *Diff {
 	d := &Diff{Renamed: []Rename{}, Removed: []string{}, Added: []string{}, Changed: []Change{}}
-	a, aw := splitArgs(failed.Args)
-	b, bw := splitArgs(fixed.Args)
+	a, aw := splitArgs(failed.Args, false)
+	b, bw := splitArgs(fixed.Args, false)
 	var removed, added []option
 	for _, o := range a {
 		if i := slices.IndexFunc(b, func(p option) bool { return p.name == o.name }); i >= 0 {

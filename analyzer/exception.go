@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	tracebackRE = regexp.MustCompile(`(?m)^Traceback \(most recent call last\):\s*$`)
+	tracebackRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\):\s*$`)
 	frameRE     = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+)(?:, in (\S+))?`)
 	excLineRE   = regexp.MustCompile(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
 )

@@ -136,17 +136,17 @@ var viewers = map[string]bool{
 // shell.
 func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	out := c.Output
-	for _, p := range rejectionPrefixes {
-		if strings.HasPrefix(strings.TrimSpace(stripToolError(out)), p) {
-			return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
-		}
-	}
 	if c.Status == "interrupted" {
 		d := &Diagnosis{Category: Rejected, Message: "interrupted before it finished", Evidence: "interrupted"}
 		if timedOut(out) {
 			d.Category, d.Message = Timeout, "timed out"
 		}
 		return d
+	}
+	for _, p := range rejectionPrefixes {
+		if strings.HasPrefix(strings.TrimSpace(stripToolError(out)), p) {
+			return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
+		}
 	}
 	if c.Kind != parser.Shell || cmd == nil {
 		if !c.IsError {
@@ -159,8 +159,9 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded != "" && benignExit(c, cmd) {
 		return nil
 	}
+	data := viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd)
 	for _, r := range rules {
-		if recorded == "" && (!r.strong || viewers[cmd.Target] || viewers[cmd.Program()]) {
+		if recorded == "" && (!r.strong || data) {
 			continue
 		}
 		d := r.match(out, cmd, recorded == "")
@@ -184,8 +185,9 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if d.Message == "" {
 		d.Message = recorded
 	}
-	if c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (cmd.Program() == "timeout" || timedOut(out) || strings.Contains(cmd.Line, "timeout ")) {
+	if c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")) {
 		d.Category = Timeout
+		d.Message = fmt.Sprintf("killed by timeout (exit code %d)", *c.Exit)
 	}
 	return d
 }

@@ -139,8 +139,24 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 }
 
 func (a *sessionAnalysis) asksHelp(j int) bool {
-	cmd := a.cmds[j]
-	return cmd != nil && (cmd.HasArg("--help", "-h", "-help", "help") || (len(cmd.Args) == 1 && cmd.Args[0] == "--version"))
+	return a.cmds[j] != nil && asksHelp(a.cmds[j])
+}
+
+// asksHelp reports whether a command only asks for its usage or version.
+// A lone -h counts; among other arguments it often means something else
+// (df -h, sort -h).
+func asksHelp(cmd *Command) bool {
+	if cmd.HasArg("--help", "-help") {
+		return true
+	}
+	if len(cmd.Args) != 1 {
+		return false
+	}
+	switch cmd.Args[0] {
+	case "-h", "help", "--version", "-V":
+		return true
+	}
+	return false
 }
 
 // chain builds the chain of the failed calls attempts, fixed by call fix

@@ -73,7 +73,7 @@ func shellRole(cmd *Command) Role {
 		return OtherRole
 	case edits(cmd):
 		return EditRole
-	case cmd.HasArg("--help", "-h", "-help") || (len(cmd.Args) > 0 && cmd.Args[0] == "help"):
+	case asksHelp(cmd):
 		return Diagnostic
 	case prog == "sleep" || prog == "wait" || polls(cmd):
 		return Wait

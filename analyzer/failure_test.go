@@ -1,0 +1,149 @@
+package analyzer
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/retrace-dev/retrace/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and expectations")
+
+// TestDiagnose runs the failure cases of ../testdata/failures. Each txtar
+// archive holds cases as three files: NAME.call (the call's fields, one
+// "key: value" per line: command, exit, tool, is_error, status, note),
+// NAME.out (its output) and NAME.want (the diagnosis, or "none").
+// -update rewrites the want files.
+func TestDiagnose(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "failures", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no failure cases: %v", err)
+	}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := false
+		for i, f := range ar.Files {
+			name, ok := strings.CutSuffix(f.Name, ".call")
+			if !ok {
+				continue
+			}
+			t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar")+"/"+name, func(t *testing.T) {
+				out, want := caseFile(t, ar, name+".out"), caseFile(t, ar, name+".want")
+				c := caseCall(t, string(f.Data), string(out.Data))
+				var cmd *Command
+				if c.Kind == parser.Shell {
+					cmd = ParseCommand(c.Command)
+				}
+				got := describe(Diagnose(c, cmd))
+				if *update {
+					if string(want.Data) != got {
+						want.Data = []byte(got)
+						changed = true
+					}
+					return
+				}
+				if diff := cmp.Diff(string(want.Data), got); diff != "" {
+					t.Errorf("%s: Diagnose mismatch (-want +got):\n%s", ar.Files[i].Name, diff)
+				}
+			})
+		}
+		if changed {
+			if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func caseFile(t *testing.T, ar *txtar.Archive, name string) *txtar.File {
+	t.Helper()
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			return &ar.Files[i]
+		}
+	}
+	t.Fatalf("no file %s", name)
+	return nil
+}
+
+// caseCall builds a call from "key: value" lines and its output.
+func caseCall(t *testing.T, fields, out string) *parser.Call {
+	c := &parser.Call{Tool: "Bash", Output: out, ID: "case"}
+	for line := range strings.Lines(fields) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "command":
+			c.Command = v
+		case "exit":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Exit = &n
+		case "tool":
+			c.Tool = v
+		case "is_error":
+			c.IsError = v == "true"
+		case "status":
+			c.Status = v
+		case "note":
+			c.Note = v
+		default:
+			t.Fatalf("unknown case field %q", k)
+		}
+	}
+	c.Kind = parser.KindOf(c.Tool)
+	return c
+}
+
+// describe prints a diagnosis as "key: value" lines, leaving out empty
+// fields.
+func describe(d *Diagnosis) string {
+	if d == nil {
+		return "none\n"
+	}
+	var b strings.Builder
+	field := func(k string, v any) {
+		switch v := v.(type) {
+		case string:
+			if v == "" {
+				return
+			}
+		case []string:
+			if len(v) == 0 {
+				return
+			}
+			fmt.Fprintf(&b, "%s: %s\n", k, strings.Join(v, " | "))
+			return
+		}
+		fmt.Fprintf(&b, "%s: %v\n", k, v)
+	}
+	field("category", string(d.Category))
+	field("message", d.Message)
+	field("evidence", d.Evidence)
+	field("parser", d.Parser)
+	field("bad_flags", d.BadFlags)
+	field("valid_flags", d.ValidFlags)
+	field("suggestions", d.Suggestions)
+	field("choices", d.Choices)
+	field("missing", d.Missing)
+	field("program", d.Program)
+	if e := d.Exception; e != nil {
+		field("exception", fmt.Sprintf("%s: %s at %s:%d in %s", e.Type, e.Message, e.File, e.Line, e.Func))
+	}
+	return b.String()
+}

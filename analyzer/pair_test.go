@@ -1,0 +1,308 @@
+package analyzer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/parser"
+)
+
+// A step is one call of a test session: a shell command with its exit code
+// and output, or another tool when tool is set.
+type step struct {
+	cmd  string
+	exit int
+	out  string
+	tool string // "Edit", "Read", …; "" for Bash
+	file string
+	side string // sidechain
+}
+
+// session builds a session whose calls are one second apart, one per
+// message, with ids c1, c2, …
+func session(steps ...step) *parser.Session {
+	s := &parser.Session{Path: "t.jsonl", Format: "claude-code", ID: "s"}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, st := range steps {
+		tool := st.tool
+		if tool == "" {
+			tool = "Bash"
+		}
+		c := &parser.Call{
+			Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i+1),
+			Tool: tool, Kind: parser.KindOf(tool), Command: st.cmd, File: st.file,
+			Output: st.out, Sidechain: st.side,
+			Start: t0.Add(time.Duration(i) * time.Second),
+		}
+		if c.Kind == parser.Shell {
+			exit := st.exit
+			c.Exit = &exit
+		} else {
+			c.IsError = st.exit != 0
+		}
+		s.Calls = append(s.Calls, c)
+	}
+	return s
+}
+
+const usage = "usage: b.py [-h] [--num-runs N] [--server-url URL]\nb.py: error: unrecognized arguments: --num-prompts 5\n"
+
+// chainSummary describes a chain in one line: its failures, fix and kind.
+func chainSummary(ch *Chain) string {
+	var ids []string
+	for _, f := range ch.Failures() {
+		ids = append(ids, f.CallID)
+	}
+	s := strings.Join(ids, ",") + " →"
+	if ch.Fix == nil {
+		return s + " unresolved"
+	}
+	s += " " + ch.Fix.CallID + " " + string(ch.Fix.Kind)
+	if len(ch.Fix.Because) > 0 {
+		s += " because " + strings.Join(ch.Fix.Because, ",")
+	}
+	return s
+}
+
+func TestPair(t *testing.T) {
+	unrelated := func(n int) []step {
+		var out []step
+		for i := range n {
+			out = append(out, step{cmd: fmt.Sprintf("echo step %d", i)})
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"argv fix", []step{{cmd: "python b.py --num-prompts 5", exit: 2, out: usage}, {cmd: "python b.py --num-runs 5"}},
+			[]string{"c1 → c2 argv"}},
+		{"edit then same command", []step{
+			{cmd: "pytest tests/test_cart.py", exit: 1, out: "FAILED tests/test_cart.py::test_total"},
+			{tool: "Edit", file: "src/cart.py"},
+			{cmd: "pytest tests/test_cart.py"}},
+			[]string{"c1 → c3 edit because c2"}},
+		{"install then same command", []step{
+			{cmd: "python app.py", exit: 1, out: "Traceback (most recent call last):\n  File \"app.py\", line 1, in <module>\nModuleNotFoundError: No module named 'flask'"},
+			{cmd: "pip install flask"},
+			{cmd: "python app.py"}},
+			[]string{"c1 → c3 environment because c2"}},
+		{"wait then same command", []step{
+			{cmd: "curl -sf localhost:8000/health", exit: 7, out: "curl: (7) Failed to connect to localhost port 8000"},
+			{cmd: "sleep 30"},
+			{cmd: "curl -sf localhost:8000/health"}},
+			[]string{"c1 → c3 wait because c2"}},
+		{"flaky", []step{{cmd: "make test", exit: 2, out: "make: *** [test] Error 2"}, {cmd: "make test"}},
+			[]string{"c1 → c2 same"}},
+		{"unresolved", []step{{cmd: "make deploy", exit: 2, out: "Error 2"}, {cmd: "git status"}},
+			[]string{"c1 → unresolved"}},
+		{"two attempts", []step{
+			{cmd: "python b.py --num-prompts 5", exit: 2, out: usage},
+			{cmd: "python b.py --n 5", exit: 2, out: "usage: b.py [-h] [--num-runs N]\nb.py: error: unrecognized arguments: --n 5"},
+			{cmd: "python b.py --num-runs 5"}},
+			[]string{"c1,c2 → c3 argv"}},
+		{"help is not a fix", []step{
+			{cmd: "python b.py --num-prompts 5", exit: 2, out: usage},
+			{cmd: "python b.py --help", out: "usage: b.py [-h] [--num-runs N] [--server-url URL]\n\noptions:\n  -h, --help  show this help message and exit\n"},
+			{cmd: "python b.py --num-runs 5"}},
+			[]string{"c1 → c3 argv"}},
+		{"interleaved", []step{
+			{cmd: "python a.py --x", exit: 2, out: "usage: a.py [-h] [--y]\na.py: error: unrecognized arguments: --x"},
+			{cmd: "python b.py --num-prompts 5", exit: 2, out: usage},
+			{cmd: "python b.py --num-runs 5"},
+			{cmd: "python a.py --y"}},
+			[]string{"c1 → c4 argv", "c2 → c3 argv"}},
+		{"fix after ten unrelated calls", append(append([]step{{cmd: "python b.py --num-prompts 5", exit: 2, out: usage}}, unrelated(10)...),
+			step{cmd: "python b.py --num-runs 5"}),
+			[]string{"c1 → c12 argv"}},
+		{"beyond the look-ahead", append(append([]step{{cmd: "python b.py --num-prompts 5", exit: 2, out: usage}}, unrelated(Lookahead)...),
+			step{cmd: "python b.py --num-runs 5"}),
+			[]string{"c1 → unresolved"}},
+		{"same script on two hosts", []step{
+			{cmd: "ssh gpu1 'python b.py --num-prompts 5'", exit: 2, out: usage},
+			{cmd: "ssh gpu2 'python b.py --num-runs 5'"},
+			{cmd: "ssh gpu1 'python b.py --num-runs 5'"}},
+			[]string{"c1 → c3 argv"}},
+		{"subagents apart", []step{
+			{cmd: "python b.py --num-prompts 5", exit: 2, out: usage, side: "a1"},
+			{cmd: "python b.py --num-runs 5"},
+			{cmd: "python b.py --num-runs 5", side: "a1"}},
+			[]string{"c1 → c3 argv"}},
+		{"rejected calls start no chain", []step{
+			{cmd: "rm -rf build", exit: 1, out: "The user doesn't want to proceed with this tool use."},
+			{cmd: "rm -rf build"}},
+			nil},
+		{"tool error fixed by a new edit", []step{
+			{tool: "Edit", file: "x.go", exit: 1, out: "<tool_use_error>String to replace not found in file.</tool_use_error>"},
+			{tool: "Read", file: "x.go"},
+			{tool: "Edit", file: "x.go"}},
+			[]string{"c1 → c3 same"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := AnalyzeSession(session(tt.steps...))
+			var got []string
+			for _, ch := range rep.Chains {
+				got = append(got, chainSummary(ch))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("chains (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestChainDetails(t *testing.T) {
+	rep := AnalyzeSession(session(
+		step{cmd: "python b.py --num-prompts 5", exit: 2, out: usage},
+		step{cmd: "head -30 b.py"},
+		step{cmd: "python b.py --n 5", exit: 2, out: usage},
+		step{cmd: "python b.py --num-runs 5", out: "Average: 71.1 tok/s\n"},
+	))
+	if len(rep.Chains) != 1 {
+		t.Fatalf("got %d chains, want 1", len(rep.Chains))
+	}
+	ch := rep.Chains[0]
+	wantBetween := []Step{
+		{CallID: "c2", Role: Diagnostic, Msg: 2, Command: "head -30 b.py"},
+		{CallID: "c3", Role: Retry, Msg: 4, Command: "python b.py --n 5"},
+	}
+	if diff := cmp.Diff(wantBetween, ch.Between); diff != "" {
+		t.Errorf("between (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"c3"}, ch.Retries); diff != "" {
+		t.Errorf("retries (-want +got):\n%s", diff)
+	}
+	if want := (Cost{Messages: 6, Calls: 3, Seconds: 3}); ch.Cost != want {
+		t.Errorf("cost = %+v, want %+v", ch.Cost, want)
+	}
+	for _, f := range ch.Failures() {
+		if f.FixedBy == nil || *f.FixedBy != "c4" || f.Attempts != 2 {
+			t.Errorf("failure %s: fixed_by %v, attempts %d; want c4, 2", f.CallID, f.FixedBy, f.Attempts)
+		}
+	}
+	if !ch.OfferedByUsage {
+		t.Error("offered_by_usage = false, want true: the usage text names --num-runs")
+	}
+	if len(ch.Benchmarks) != 1 || ch.Benchmarks[0].Value != 71.1 {
+		t.Errorf("fix benchmarks = %v, want the 71.1 tok/s of the fix", ch.Benchmarks)
+	}
+}
+
+func TestOfferedByUsage(t *testing.T) {
+	for _, tt := range []struct {
+		fix  string
+		want bool
+	}{
+		{"python b.py --num-runs 5", true},
+		{"python b.py --runs 5", false},                   // not in the usage text
+		{"python b.py --num-runs 5 --server-url x", true}, // every new flag is
+		{"python b.py", false},                            // nothing introduced
+	} {
+		rep := AnalyzeSession(session(step{cmd: "python b.py --num-prompts 5", exit: 2, out: usage}, step{cmd: tt.fix}))
+		if got := rep.Chains[0].OfferedByUsage; got != tt.want {
+			t.Errorf("fix %q: offered_by_usage = %v, want %v", tt.fix, got, tt.want)
+		}
+	}
+}
+
+// TestSeeds checks the founding stories in every format they are written
+// in: three chains, each fixed by renaming flags the usage text offered.
+func TestSeeds(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "seeds", "*"))
+	if len(files) < 2 {
+		t.Fatalf("seed transcripts missing: %v", files)
+	}
+	type renamed struct{ from, to string }
+	want := []struct {
+		target  string
+		renames []renamed
+		between []Role
+		result  string
+	}{
+		{"benchmark_eagle3.py", []renamed{{"--num-prompts 5", "--num-runs 5"}}, nil, "Average 71.1 tok/s"},
+		{"benchmark_eagle3.py", []renamed{{"--num-prompts 5", "--num-runs 5"}, {"--output-len 256", "--max-tokens 256"}, {"--port 30000", "--server-url http://localhost:30000"}}, []Role{Diagnostic}, "Average 38 tok/s"},
+		{"benchmark_parallel.py", []renamed{{"--num-requests 5", "--requests-per-level 5"}}, nil, "Throughput 86.8 tok/s"},
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			s, err := parser.Parse(f, file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := Analyze([]*parser.Session{s})
+			chains := rep.Sessions[0].Chains
+			if len(chains) != len(want) {
+				for _, ch := range chains {
+					t.Logf("chain %s: %s", chainSummary(ch), ch.Failure.Message)
+				}
+				t.Fatalf("got %d chains, want %d", len(chains), len(want))
+			}
+			for i, w := range want {
+				ch := chains[i]
+				if ch.Failure.Target != w.target || ch.Fix == nil || ch.Fix.Kind != FixArgv || !ch.OfferedByUsage {
+					t.Errorf("chain %d: target %s, fix %v, offered %v", i, ch.Failure.Target, ch.Fix, ch.OfferedByUsage)
+					continue
+				}
+				var got []renamed
+				for _, r := range ch.Diff.Renamed {
+					got = append(got, renamed{r.From + " " + r.FromValue, r.To + " " + r.ToValue})
+				}
+				if diff := cmp.Diff(w.renames, got, cmp.AllowUnexported(renamed{})); diff != "" {
+					t.Errorf("chain %d renames (-want +got):\n%s", i, diff)
+				}
+				var roles []Role
+				for _, st := range ch.Between {
+					roles = append(roles, st.Role)
+				}
+				if diff := cmp.Diff(w.between, roles); diff != "" {
+					t.Errorf("chain %d between (-want +got):\n%s", i, diff)
+				}
+				var results []string
+				for _, b := range ch.Benchmarks {
+					results = append(results, fmt.Sprintf("%s %g %s", b.Label, b.Value, b.Unit))
+				}
+				if !strings.Contains(strings.Join(results, "\n"), w.result) {
+					t.Errorf("chain %d: fix printed %q, want %s among them", i, results, w.result)
+				}
+			}
+			var lesson *Lesson
+			for _, l := range rep.Lessons {
+				if l.Wrong == "--num-prompts" {
+					lesson = l
+				}
+			}
+			if lesson == nil || lesson.Right != "--num-runs" || lesson.Count != 2 || lesson.Target != "benchmark_eagle3.py" {
+				t.Errorf("lesson for --num-prompts = %+v, want benchmark_eagle3.py --num-runs twice", lesson)
+			}
+			var sweep float64
+			for _, b := range rep.Sessions[0].Benchmarks {
+				if b.Label == "Total tok/s" && b.Context["concurrency"] == "64" {
+					sweep = b.Value
+				}
+			}
+			if sweep != 775 {
+				t.Errorf("sweep at concurrency 64 = %g tok/s, want 775", sweep)
+			}
+			if n := len(rep.Sessions[0].Failures); n != 3 {
+				for _, f := range rep.Sessions[0].Failures {
+					t.Logf("failure %s %s: %s", f.CallID, f.Category, f.Message)
+				}
+				t.Errorf("got %d failures, want the 3 of the stories: grep finding nothing, a grep of error lines and a tail of a crash log are not failures", n)
+			}
+		})
+	}
+}
