@@ -28,8 +28,10 @@ type Failure struct {
 	BadFlags    []string   `json:"bad_flags"`
 	ValidFlags  []string   `json:"valid_flags"`
 	Suggestions []string   `json:"suggestions"`
-	// FixedBy is the id of the call that fixed this failure, or nil.
-	FixedBy *string `json:"fixed_by"`
+	// FixedBy is the id of the call that fixed this failure, or nil;
+	// FixedMsg is the index of its message.
+	FixedBy  *string `json:"fixed_by"`
+	FixedMsg *int    `json:"fixed_msg"`
 	// Attempts counts the failed tries of the same target in the chain this
 	// failure belongs to, up to its fix, this one included.
 	Attempts int `json:"attempts"`

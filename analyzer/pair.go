@@ -195,7 +195,7 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 	}
 	c := a.s.Calls[fix]
 	for _, f := range ch.failures {
-		f.FixedBy = &c.ID
+		f.FixedBy, f.FixedMsg = &c.ID, &c.Msg
 	}
 	ch.Fix = &Fix{CallID: c.ID, Msg: c.Msg, Command: commandOf(c)}
 	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, ch.Between)

@@ -208,8 +208,8 @@ func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
 		switch {
 		case f.Category == analyzer.Rejected:
 			fixed = paint(o, dim, "—")
-		case f.FixedBy != nil:
-			fixed = paint(o, green, *f.FixedBy)
+		case f.FixedMsg != nil:
+			fixed = paint(o, green, fmt.Sprintf("msg %d", *f.FixedMsg))
 		}
 		row := []string{strconv.Itoa(f.Msg), clean(f.CallID, 30), clean(f.Target, 30),
 			paint(o, red, string(f.Category)), clean(f.Message, 70), fixed}
@@ -243,19 +243,23 @@ func pairsTable(w io.Writer, o Options, chains []*analyzer.Chain) error {
 		paths[i] = ch.Session.Path
 	}
 	names := sessionNames(paths)
-	t := newTable(withSession(names, "MSG", "TARGET", "FAILED WITH", "FIX", "CHANGE", "COST", "RESULT")...)
+	t := newTable(withSession(names, "MSG", "TARGET", "FAILED WITH", "FIX", "CHANGE", "IN USAGE", "COST", "RESULT")...)
 	for _, ch := range chains {
 		f := ch.Failure
 		fix := paint(o, yellow, "unresolved")
 		if ch.Fix != nil {
-			fix = paint(o, green, fmt.Sprintf("msg %d (%s)", ch.Fix.Msg, ch.Fix.Kind))
+			fix = paint(o, green, fmt.Sprintf("msg %d", ch.Fix.Msg))
+		}
+		offered := ""
+		if ch.OfferedByUsage {
+			offered = "yes"
 		}
 		cost := plural(ch.Cost.Calls, "call")
 		if ch.Cost.Seconds > 0 {
 			cost += ", " + duration(ch.Cost.Seconds)
 		}
 		row := []string{strconv.Itoa(f.Msg), clean(f.Target, 30), clean(f.Message, 50), fix,
-			clean(change(ch), 70), cost, clean(headline(ch.Benchmarks), 30)}
+			clean(change(ch), 110), offered, cost, clean(headline(ch.Benchmarks), 30)}
 		if names != nil {
 			row = append([]string{names[ch.Session.Path]}, row...)
 		}
@@ -275,6 +279,10 @@ func change(ch *analyzer.Chain) string {
 	var parts []string
 	if d := ch.Diff; d != nil {
 		for _, r := range d.Renamed {
+			if r.FromValue == r.ToValue { // the value said nothing new
+				parts = append(parts, r.From+" → "+r.To)
+				continue
+			}
 			parts = append(parts, strings.TrimSpace(r.From+" "+r.FromValue)+" → "+strings.TrimSpace(r.To+" "+r.ToValue))
 		}
 		for _, c := range d.Changed {
@@ -288,9 +296,6 @@ func change(ch *analyzer.Chain) string {
 		}
 	}
 	s := strings.Join(parts, ", ")
-	if ch.OfferedByUsage {
-		s += " (usage named it)"
-	}
 	switch ch.Fix.Kind {
 	case analyzer.FixEdit, analyzer.FixEnvironment, analyzer.FixWait:
 		s = fmt.Sprintf("same command after %s", plural(len(ch.Fix.Because), string(ch.Fix.Kind)+" step"))

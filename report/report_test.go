@@ -1,0 +1,136 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/parser"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// seedReport analyzes the seed stories as Claude Code wrote them.
+func seedReport(t *testing.T) *analyzer.Report {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "seeds", "claude-code.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := parser.Parse(f, "testdata/seeds/claude-code.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analyzer.Analyze([]*parser.Session{s})
+}
+
+// TestGolden renders the seed report with every command in every format
+// and compares with testdata/report/<command>.<format>.golden.
+func TestGolden(t *testing.T) {
+	rep := seedReport(t)
+	var failures []*analyzer.Failure
+	var chains []*analyzer.Chain
+	var bench []*analyzer.Bench
+	for _, s := range rep.Sessions {
+		failures = append(failures, s.Failures...)
+		chains = append(chains, s.Chains...)
+		bench = append(bench, s.Benchmarks...)
+	}
+	commands := map[string]func(*bytes.Buffer, Options) error{
+		"summary": func(b *bytes.Buffer, o Options) error { return Summary(b, o, rep) },
+		"errors":  func(b *bytes.Buffer, o Options) error { return Errors(b, o, failures) },
+		"pairs":   func(b *bytes.Buffer, o Options) error { return Pairs(b, o, chains) },
+		"bench":   func(b *bytes.Buffer, o Options) error { return Bench(b, o, bench) },
+		"lessons": func(b *bytes.Buffer, o Options) error { return Lessons(b, o, rep.Lessons) },
+		"formats": func(b *bytes.Buffer, o Options) error { return TranscriptFormats(b, o, parser.Formats()) },
+	}
+	for name, render := range commands {
+		for _, format := range Formats() {
+			t.Run(name+"/"+format, func(t *testing.T) {
+				var got bytes.Buffer
+				if err := render(&got, Options{Format: format}); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, filepath.Join("..", "testdata", "report", name+"."+format+".golden"), got.Bytes())
+			})
+		}
+	}
+	t.Run("summary/table-color", func(t *testing.T) {
+		var got bytes.Buffer
+		if err := Summary(&got, Options{Format: Table, Color: true}, rep); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("..", "testdata", "report", "summary.table-color.golden"), got.Bytes())
+	})
+}
+
+func TestEmpty(t *testing.T) {
+	for _, format := range Formats() {
+		var b bytes.Buffer
+		if err := Errors(&b, Options{Format: format}, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{Table: "", JSON: "{\n  \"version\": 1,\n  \"errors\": []\n}\n", JSONL: ""}[format]
+		if b.String() != want {
+			t.Errorf("Errors(nil) in %s = %q, want %q", format, b.String(), want)
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"plain", 80, "plain"},
+		{"two\nlines\r\n\tand tabs", 80, "two lines and tabs"},
+		{"\x1b[31mred\x1b[0m", 80, "red"},
+		{"\x1b]8;;http://evil.example\x07click\x1b]8;;\x07", 80, "click"},
+		{"\x1b]0;title\x1b\\after", 80, "after"},
+		{"cursor\x1b[2Aup", 80, "cursorup"},
+		{"bell\x07 nul\x00", 80, "bell� nul�"},
+		{"bad \xff utf8", 80, "bad � utf8"},
+		{"bidi \u202etxt", 80, "bidi �txt"},
+		{strings.Repeat("a", 20), 10, strings.Repeat("a", 10) + "…"},
+	} {
+		if got := clean(tt.in, tt.max); got != tt.want {
+			t.Errorf("clean(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for _, tt := range []struct {
+		sec  float64
+		want string
+	}{{0, "0s"}, {6.4, "6s"}, {59.6, "1m00s"}, {62, "1m02s"}, {3725, "1h02m"}} {
+		if got := duration(tt.sec); got != tt.want {
+			t.Errorf("duration(%g) = %q, want %q", tt.sec, got, tt.want)
+		}
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
