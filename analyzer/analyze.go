@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"slices"
 	"time"
 
 	"github.com/retrace-dev/retrace/parser"
@@ -201,14 +200,4 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -64,6 +64,21 @@ func (c *Command) HasArg(words ...string) bool {
 	return false
 }
 
+// Runs reports whether the line runs target, as its command of interest
+// or as another of its commands: `pip install mkdocs && mkdocs build`
+// runs mkdocs.
+func (c *Command) Runs(target string) bool {
+	if c.Target == target {
+		return true
+	}
+	for _, argv := range c.Others {
+		if t, _ := identify(argv); t == target {
+			return true
+		}
+	}
+	return false
+}
+
 // ParseCommand reads a shell command line. It never fails: a line the shell
 // parser rejects is split on white space.
 func ParseCommand(line string) *Command {

@@ -105,17 +105,23 @@ func (a *sessionAnalysis) pair() []*Chain {
 		attempts := []int{i}
 		fix := -1
 		for j := i + 1; j < len(a.s.Calls) && j-attempts[len(attempts)-1] <= Lookahead; j++ {
-			if !a.sameTarget(i, j) || a.asksHelp(j) {
+			if a.asksHelp(j) {
 				continue
 			}
-			if g := a.failures[j]; g != nil {
-				if g.Category != Rejected {
-					attempts = append(attempts, j)
+			if a.sameTarget(i, j) {
+				if g := a.failures[j]; g != nil {
+					if g.Category != Rejected {
+						attempts = append(attempts, j)
+					}
+					continue
 				}
-				continue
+				fix = j
+				break
 			}
-			fix = j
-			break
+			if a.failures[j] == nil && a.runsTarget(i, j) {
+				fix = j // `pip install mkdocs && mkdocs build` after mkdocs failed
+				break
+			}
 		}
 		for _, k := range attempts {
 			taken[k] = true
@@ -136,6 +142,14 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 		return false
 	}
 	return a.cmds[i] == nil || a.cmds[i].Host == a.cmds[j].Host
+}
+
+// runsTarget reports whether shell call j runs the target of call i among
+// its other commands, on the same host.
+func (a *sessionAnalysis) runsTarget(i, j int) bool {
+	ci, cj := a.cmds[i], a.cmds[j]
+	return ci != nil && cj != nil && a.targets[i] != "" && ci.Host == cj.Host &&
+		a.s.Calls[i].Sidechain == a.s.Calls[j].Sidechain && cj.Runs(a.targets[i])
 }
 
 func (a *sessionAnalysis) asksHelp(j int) bool {
@@ -209,6 +223,11 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 // fixKind says what changed between the last failed call and its fix, and
 // which calls between made the change.
 func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
+	if a.targets[fix] != a.targets[last] {
+		// The fix ran the target after other commands of its own line:
+		// an install, an export, a cd.
+		return FixEnvironment, []string{a.s.Calls[fix].ID}
+	}
 	if !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
 		return FixArgv, nil
 	}

@@ -100,6 +100,10 @@ func TestPair(t *testing.T) {
 			{cmd: "sleep 30"},
 			{cmd: "curl -sf localhost:8000/health"}},
 			[]string{"c1 → c3 wait because c2"}},
+		{"install and run in one line", []step{
+			{cmd: "mkdocs build", exit: 127, out: "/bin/bash: line 1: mkdocs: command not found"},
+			{cmd: "pip install mkdocs && mkdocs build"}},
+			[]string{"c1 → c2 environment because c2"}},
 		{"flaky", []step{{cmd: "make test", exit: 2, out: "make: *** [test] Error 2"}, {cmd: "make test"}},
 			[]string{"c1 → c2 same"}},
 		{"unresolved", []step{{cmd: "make deploy", exit: 2, out: "Error 2"}, {cmd: "git status"}},

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestREADME runs every retrace command of the README's shell blocks
+// ("$ go run ./cmd/retrace ARGS") from the repository's root, and checks
+// that the output shown after it is what retrace prints.
+func TestREADME(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join("..", ".."))
+	examples := 0
+	for _, block := range strings.Split(string(readme), "```sh\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		first, want, _ := strings.Cut(block, "\n")
+		args, ok := strings.CutPrefix(first, "$ go run ./cmd/retrace ")
+		if !ok {
+			continue
+		}
+		examples++
+		t.Run(args, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+			if status := run(strings.Fields(args), env); status != 0 {
+				t.Fatalf("exit status %d; stderr:\n%s", status, stderr.String())
+			}
+			if want == "" {
+				if stdout.Len() == 0 {
+					t.Error("printed nothing")
+				}
+				return
+			}
+			if diff := cmp.Diff(want, stdout.String()); diff != "" {
+				t.Errorf("README shows other output (-README +retrace):\n%s", diff)
+			}
+		})
+	}
+	if examples < 3 {
+		t.Errorf("found %d retrace examples in README.md, want at least 3", examples)
+	}
+}
