@@ -21,21 +21,25 @@ const (
 var toolKinds = map[string]Kind{
 	"bash": Shell, "shell": Shell, "shell_command": Shell, "exec_command": Shell,
 	"local_shell_call": Shell, "run_shell_command": Shell, "execute_bash": Shell,
-	"run": Shell, "cmd_run": Shell, "terminal": Shell,
+	"run": Shell, "cmd_run": Shell, "terminal": Shell, "container.exec": Shell,
+	"command_execution": Shell, "execute_command": Shell, "cmdrunaction": Shell,
 
 	"edit": Edit, "multiedit": Edit, "notebookedit": Edit, "str_replace": Edit,
 	"str_replace_editor": Edit, "str_replace_based_edit_tool": Edit, "replace": Edit,
-	"apply_patch": Edit, "patch": Edit, "edit_file": Edit,
+	"apply_patch": Edit, "patch": Edit, "edit_file": Edit, "file_change": Edit,
+	"fileeditaction": Edit, "edit_block": Edit, "insert": Edit,
 
 	"write": Write, "write_file": Write, "create": Write, "create_file": Write,
 
 	"read": Read, "read_file": Read, "view": Read, "read_many_files": Read,
+	"open": Read, "fileread": Read, "filereadaction": Read, "view_image": Read,
 
 	"grep": Search, "glob": Search, "ls": Search, "list": Search, "list_directory": Search,
 	"search_file_content": Search, "find": Search, "codebase_search": Search,
+	"grep_search": Search, "find_file": Search, "search_dir": Search, "search_file": Search,
 
 	"webfetch": Web, "websearch": Web, "web_fetch": Web, "google_web_search": Web,
-	"web_search": Web,
+	"web_search": Web, "web_search_call": Web, "browse": Web, "browseurlaction": Web,
 
 	"task": Task, "agent": Task,
 }
