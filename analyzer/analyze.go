@@ -116,7 +116,8 @@ type sessionAnalysis struct {
 	ref      SessionRef
 	cmds     []*Command // parsed shell commands; nil for other tools
 	targets  []string
-	failures []*Failure // nil for calls that succeeded
+	failures []*Failure     // nil for calls that succeeded
+	index    map[string]int // call index by id
 }
 
 func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
@@ -126,8 +127,10 @@ func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
 		cmds:     make([]*Command, len(s.Calls)),
 		targets:  make([]string, len(s.Calls)),
 		failures: make([]*Failure, len(s.Calls)),
+		index:    make(map[string]int, len(s.Calls)),
 	}
 	for i, c := range s.Calls {
+		a.index[c.ID] = i
 		if c.Kind == parser.Shell {
 			a.cmds[i] = ParseCommand(c.Command)
 		}

@@ -147,3 +147,31 @@ func describe(d *Diagnosis) string {
 	}
 	return b.String()
 }
+
+func TestExcerpt(t *testing.T) {
+	tests := []struct {
+		name string
+		cmd  string
+		exit int
+		out  string
+		want []string
+	}{
+		{"usage error", "python3 /tmp/benchmark_eagle3.py --num-prompts 5", 2,
+			"Loading...\nusage: benchmark_eagle3.py [-h] [--server-url SERVER_URL]\n                           [--num-runs NUM_RUNS]\nbenchmark_eagle3.py: error: unrecognized arguments: --num-prompts 5\n",
+			[]string{"usage: benchmark_eagle3.py [-h] [--server-url SERVER_URL]", "                           [--num-runs NUM_RUNS]", "benchmark_eagle3.py: error: unrecognized arguments: --num-prompts 5"}},
+		{"traceback", "python app.py", 1,
+			"starting\nTraceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    import flask\nModuleNotFoundError: No module named 'flask'\n",
+			[]string{"Traceback (most recent call last):", "  File \"app.py\", line 3, in <module>", "    import flask", "ModuleNotFoundError: No module named 'flask'"}},
+		{"around the message", "make deploy", 1,
+			"a\nb\nc\nrsync: write error: Broken pipe (32)\nmake: *** [Makefile:12: deploy] Error 1\n",
+			[]string{"b", "c", "rsync: write error: Broken pipe (32)", "make: *** [Makefile:12: deploy] Error 1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := AnalyzeSession(session(step{cmd: tt.cmd, exit: tt.exit, out: tt.out}))
+			if diff := cmp.Diff(tt.want, rep.Failures[0].Excerpt()); diff != "" {
+				t.Errorf("Excerpt (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -11,7 +11,8 @@ import (
 type Lesson struct {
 	Target string `json:"target"`
 	// Kind says what was wrong: "flag" (a flag the program does not take),
-	// "value" (a value it rejected).
+	// "value" (a value it rejected), "command" (a program that is not
+	// installed, and the one that did its job).
 	Kind  string  `json:"kind"`
 	Wrong string  `json:"wrong"`
 	Right string  `json:"right"` // empty when the fix dropped the wrong part
@@ -69,6 +70,14 @@ func Lessons(reports []*SessionReport) []*Lesson {
 // corrections lists what the fix of a chain corrected.
 func corrections(ch *Chain) []*Lesson {
 	f := ch.Failure
+	if w := ch.Workaround; w != nil {
+		right := w.Command
+		if cmd := ParseCommand(w.Command); cmd.Program() != "" {
+			right = cmd.Program()
+		}
+		return []*Lesson{{Target: f.Program, Kind: "command", Wrong: f.Program, Right: right, Count: 1,
+			Where: []Place{{Path: f.Session.Path, CallID: f.CallID, Msg: f.Msg}}}}
+	}
 	if ch.Diff == nil || f.Category != CLIUsage {
 		return nil
 	}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/retrace-dev/retrace/parser"
 )
@@ -26,12 +27,23 @@ type Chain struct {
 	Between    []Step   `json:"between"`
 	Cost       Cost     `json:"cost"`
 	Benchmarks []*Bench `json:"benchmarks"` // the numbers the fix printed
+	// Workaround is the call that did the job of a program that was not
+	// found, with another program, when no call of the program succeeded.
+	Workaround *Step `json:"workaround,omitempty"`
 
 	failures []*Failure
+	between  []*parser.Call
+	fix      *parser.Call
 }
 
 // Failures returns the failures of the chain in order, the first included.
 func (ch *Chain) Failures() []*Failure { return ch.failures }
+
+// BetweenCalls returns the calls of Between, in order.
+func (ch *Chain) BetweenCalls() []*parser.Call { return ch.between }
+
+// FixCall returns the call that fixed the chain, or nil.
+func (ch *Chain) FixCall() *parser.Call { return ch.fix }
 
 // A FixKind says what changed between a failure and its fix.
 type FixKind string
@@ -54,6 +66,14 @@ type Fix struct {
 	// Because names the calls between that explain an edit, environment
 	// or wait fix.
 	Because []string `json:"because,omitempty"`
+	// Files are the files those calls edited; InTraceback reports whether
+	// one of them is the file the failure's traceback points to, when it
+	// points to one.
+	Files       []string `json:"files,omitempty"`
+	InTraceback *bool    `json:"in_traceback,omitempty"`
+	// Changes are the commands that changed the environment or waited:
+	// "pip install flask", "sleep 30".
+	Changes []string `json:"changes,omitempty"`
 }
 
 // A Role says what a call between a failure and its fix did.
@@ -202,22 +222,66 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 		}
 		c := a.s.Calls[k]
 		ch.Between = append(ch.Between, Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: cut(commandOf(c), 200)})
+		ch.between = append(ch.between, c)
 	}
 	ch.Cost = a.cost(first, end)
 	if fix < 0 {
+		ch.Workaround = a.workaround(last)
 		return ch
 	}
 	c := a.s.Calls[fix]
+	ch.fix = c
 	for _, f := range ch.failures {
 		f.FixedBy, f.FixedMsg = &c.ID, &c.Msg
 	}
 	ch.Fix = &Fix{CallID: c.ID, Msg: c.Msg, Command: commandOf(c)}
 	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, ch.Between)
+	a.explain(ch.Fix, ch.Failure)
 	if ch.Fix.Kind == FixArgv && a.cmds[fix] != nil {
 		ch.Diff = diffCommands(a.cmds[last], a.cmds[fix])
 		ch.OfferedByUsage = offered(ch.Diff, ch.failures)
 	}
 	return ch
+}
+
+// alternatives lists, for programs agents find missing, the programs that
+// do their job.
+var alternatives = map[string][]string{
+	"tree": {"find", "ls"}, "rg": {"grep", "git grep"}, "ag": {"grep", "rg"},
+	"fd": {"find"}, "jq": {"python", "python3", "node"}, "python": {"python3"},
+	"python3": {"python"}, "pip": {"pip3", "python3", "python", "uv"}, "pip3": {"pip", "python3", "uv"},
+	"docker-compose": {"docker"}, "wget": {"curl"}, "curl": {"wget", "python3"},
+	"netstat": {"ss", "lsof"}, "ifconfig": {"ip"}, "service": {"systemctl"},
+	"yarn": {"npm", "pnpm"}, "pnpm": {"npm", "yarn"}, "gsed": {"sed"},
+	"sha256sum": {"shasum"}, "md5sum": {"md5"}, "realpath": {"readlink"},
+	"nc": {"curl", "bash"}, "vim": {"sed"}, "nano": {"sed"}, "less": {"cat", "head"},
+	"gtimeout": {"timeout"}, "timeout": {"gtimeout"}, "ripgrep": {"grep"},
+}
+
+// workaround finds, after the last failure of an unresolved chain whose
+// program was not found, a call that did the job another way: one of the
+// next three calls, succeeding, with a known alternative program or with
+// the same file arguments.
+func (a *sessionAnalysis) workaround(last int) *Step {
+	f := a.failures[last]
+	if f.Category != CommandNotFound || a.cmds[last] == nil {
+		return nil
+	}
+	failed := a.cmds[last]
+	_, failedWords := splitArgs(failed.Args, false)
+	for j := last + 1; j < len(a.s.Calls) && j <= last+3; j++ {
+		cmd := a.cmds[j]
+		if cmd == nil || a.failures[j] != nil || cmd.Host != failed.Host || a.s.Calls[j].Sidechain != a.s.Calls[last].Sidechain {
+			continue
+		}
+		_, words := splitArgs(cmd.Args, false)
+		shared := slices.ContainsFunc(failedWords, func(w string) bool { return slices.Contains(words, w) })
+		if slices.Contains(alternatives[f.Program], cmd.Program()) || slices.Contains(alternatives[f.Program], cmd.Target) || shared {
+			c := a.s.Calls[j]
+			return &Step{CallID: c.ID, Role: OtherRole, Msg: c.Msg, Command: cut(commandOf(c), 200)}
+		}
+	}
+	return nil
 }
 
 // fixKind says what changed between the last failed call and its fix, and
@@ -246,6 +310,39 @@ func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []str
 		}
 	}
 	return FixSame, nil
+}
+
+// explain names what the calls behind an edit, environment or wait fix
+// changed.
+func (a *sessionAnalysis) explain(fix *Fix, f *Failure) {
+	for _, id := range fix.Because {
+		k := a.index[id]
+		c := a.s.Calls[k]
+		switch fix.Kind {
+		case FixEdit:
+			for _, file := range editedFiles(c, a.cmds[k]) {
+				if !slices.Contains(fix.Files, file) {
+					fix.Files = append(fix.Files, file)
+				}
+			}
+		case FixEnvironment, FixWait:
+			fix.Changes = append(fix.Changes, cut(commandOf(c), 120))
+		}
+	}
+	if fix.Kind == FixEdit && f.Exception != nil && f.Exception.File != "" {
+		in := slices.ContainsFunc(fix.Files, func(file string) bool { return sameFile(file, f.Exception.File) })
+		fix.InTraceback = &in
+	}
+}
+
+// sameFile reports whether two paths, perhaps written from different
+// directories or machines, name the same file: one is a suffix of the
+// other.
+func sameFile(x, y string) bool {
+	if len(x) < len(y) {
+		x, y = y, x
+	}
+	return x == y || strings.HasSuffix(x, "/"+strings.TrimPrefix(y, "./"))
 }
 
 // sameInvocation reports whether two calls of the same target ran with the

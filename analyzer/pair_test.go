@@ -310,3 +310,85 @@ func TestSeeds(t *testing.T) {
 		})
 	}
 }
+
+func TestFixExplained(t *testing.T) {
+	trace := "Traceback (most recent call last):\n  File \"/srv/app/src/cart.py\", line 12, in total\n    return sum(i.price for i in items)\nAttributeError: 'dict' object has no attribute 'price'"
+	tests := []struct {
+		name  string
+		steps []step
+		want  Fix
+	}{
+		{"edit of the file in the traceback", []step{
+			{cmd: "python -m pytest tests/", exit: 1, out: trace},
+			{tool: "Read", file: "src/cart.py"},
+			{tool: "Edit", file: "src/cart.py"},
+			{cmd: "python -m pytest tests/"}},
+			Fix{CallID: "c4", Msg: 6, Command: "python -m pytest tests/", Kind: FixEdit, Because: []string{"c3"}, Files: []string{"src/cart.py"}, InTraceback: ptr(true)}},
+		{"edit of another file", []step{
+			{cmd: "python -m pytest tests/", exit: 1, out: trace},
+			{cmd: `sed -i "s/price/cost/" src/models.py`},
+			{cmd: "python -m pytest tests/"}},
+			Fix{CallID: "c3", Msg: 4, Command: "python -m pytest tests/", Kind: FixEdit, Because: []string{"c2"}, Files: []string{"src/models.py"}, InTraceback: ptr(false)}},
+		{"install", []step{
+			{cmd: "python app.py", exit: 1, out: "ModuleNotFoundError: No module named 'flask'"},
+			{cmd: "pip install flask"},
+			{cmd: "python app.py"}},
+			Fix{CallID: "c3", Msg: 4, Command: "python app.py", Kind: FixEnvironment, Because: []string{"c2"}, Changes: []string{"pip install flask"}}},
+		{"a flag moved to a config file", []step{
+			{cmd: "python train.py --lr 3e-4 --epochs 2", exit: 2, out: "usage: train.py [-h] [--epochs N] [--config FILE]\ntrain.py: error: unrecognized arguments: --lr 3e-4"},
+			{tool: "Edit", file: "configs/train.yaml"},
+			{cmd: "python train.py --epochs 2 --config configs/train.yaml"}},
+			Fix{CallID: "c3", Msg: 4, Command: "python train.py --epochs 2 --config configs/train.yaml", Kind: FixArgv}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := AnalyzeSession(session(tt.steps...))
+			if len(rep.Chains) != 1 || rep.Chains[0].Fix == nil {
+				t.Fatalf("chains = %d, want one fixed", len(rep.Chains))
+			}
+			if diff := cmp.Diff(&tt.want, rep.Chains[0].Fix); diff != "" {
+				t.Errorf("fix (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestWorkaround(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		steps []step
+		want  string // the workaround's call id, or ""
+	}{
+		{"alternative program", []step{
+			{cmd: "tree -L 2", exit: 127, out: "bash: tree: command not found"},
+			{cmd: "find . -maxdepth 2 -type d"}}, "c2"},
+		{"same file arguments", []step{
+			{cmd: "bat src/main.go", exit: 127, out: "bash: bat: command not found"},
+			{cmd: "git status"},
+			{cmd: "cat src/main.go"}}, "c3"},
+		{"unrelated next call", []step{
+			{cmd: "tree -L 2", exit: 127, out: "bash: tree: command not found"},
+			{cmd: "git log -1"}}, ""},
+		{"too far", []step{
+			{cmd: "tree -L 2", exit: 127, out: "bash: tree: command not found"},
+			{cmd: "git log -1"}, {cmd: "git status"}, {cmd: "date"},
+			{cmd: "find . -type d"}}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := AnalyzeSession(session(tt.steps...))
+			got := ""
+			if w := rep.Chains[0].Workaround; w != nil {
+				got = w.CallID
+			}
+			if got != tt.want {
+				t.Errorf("workaround = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	rep := Analyze([]*parser.Session{session(step{cmd: "tree -L 2", exit: 127, out: "bash: tree: command not found"}, step{cmd: "find . -type d"})})
+	if len(rep.Lessons) != 1 || rep.Lessons[0].Kind != "command" || rep.Lessons[0].Wrong != "tree" || rep.Lessons[0].Right != "find" {
+		t.Errorf("lessons = %+v, want tree → find", rep.Lessons)
+	}
+}

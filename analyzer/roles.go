@@ -120,3 +120,40 @@ func polls(cmd *Command) bool {
 	}
 	return slices.ContainsFunc(cmd.Others, func(o []string) bool { return o[0] == "sleep" })
 }
+
+// editedFiles returns the files a call changed: an edit tool's file, the
+// files of sed -i and patch, the targets of echo/cat/tee redirections.
+func editedFiles(c *parser.Call, cmd *Command) []string {
+	if cmd == nil {
+		if (c.Kind == parser.Edit || c.Kind == parser.Write) && c.File != "" {
+			return []string{c.File}
+		}
+		return nil
+	}
+	if !edits(cmd) {
+		return nil
+	}
+	files := slices.Clone(cmd.Writes)
+	switch cmd.Program() {
+	case "sed", "perl":
+		// sed [-i] [-e SCRIPT | SCRIPT] FILE...: the script is the first
+		// word unless -e gives it.
+		script := false
+		for i := 0; i < len(cmd.Args); i++ {
+			switch a := cmd.Args[i]; {
+			case a == "-e" || a == "-f" || a == "--expression" || a == "--file":
+				script = true
+				i++
+			case strings.HasPrefix(a, "-"):
+			case !script:
+				script = true
+			default:
+				files = append(files, a)
+			}
+		}
+	case "patch":
+		_, words := splitArgs(cmd.Args, false)
+		files = append(files, words...)
+	}
+	return files
+}

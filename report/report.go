@@ -16,9 +16,10 @@ import (
 
 // The output formats.
 const (
-	Table = "table"
-	JSON  = "json"
-	JSONL = "jsonl"
+	Table    = "table"
+	JSON     = "json"
+	JSONL    = "jsonl"
+	Markdown = "markdown"
 )
 
 // Formats lists the output formats, the default first.
@@ -82,13 +83,16 @@ func Bench(w io.Writer, o Options, bench []*analyzer.Bench) error {
 	return benchTable(w, o, bench)
 }
 
-// Lessons writes one entry per mistake.
+// Lessons writes one entry per mistake. In Markdown it writes a snippet
+// for an agent's instructions file (AGENTS.md, CLAUDE.md).
 func Lessons(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
 	switch o.Format {
 	case JSON:
 		return writeJSON(w, "lessons", nonNil(lessons))
 	case JSONL:
 		return writeJSONL(w, lessons)
+	case Markdown:
+		return lessonsMarkdown(w, lessons)
 	}
 	return lessonsTable(w, o, lessons)
 }

@@ -62,6 +62,20 @@ func TestGolden(t *testing.T) {
 			})
 		}
 	}
+	t.Run("show/text", func(t *testing.T) {
+		var got bytes.Buffer
+		if err := Show(&got, Options{Format: Text}, chains); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("..", "testdata", "report", "show.text.golden"), got.Bytes())
+	})
+	t.Run("lessons/markdown", func(t *testing.T) {
+		var got bytes.Buffer
+		if err := Lessons(&got, Options{Format: Markdown}, rep.Lessons); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("..", "testdata", "report", "lessons.markdown.golden"), got.Bytes())
+	})
 	t.Run("summary/table-color", func(t *testing.T) {
 		var got bytes.Buffer
 		if err := Summary(&got, Options{Format: Table, Color: true}, rep); err != nil {
@@ -132,5 +146,17 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestCode(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"--num-runs", "`--num-runs`"},
+		{"a`b", "``a`b``"},
+		{"`x`", "`` `x` ``"},
+	} {
+		if got := code(tt.in); got != tt.want {
+			t.Errorf("code(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -305,8 +305,8 @@ func change(ch *analyzer.Chain) string {
 	return s
 }
 
-// headline picks the number that best sums up a run: a throughput or
-// average, else the first number.
+// headline picks the number that best sums up a run, a throughput or an
+// average, else the first number, and writes it with its label.
 func headline(bench []*analyzer.Bench) string {
 	if len(bench) == 0 {
 		return ""
@@ -320,7 +320,7 @@ func headline(bench []*analyzer.Bench) string {
 			break
 		}
 	}
-	return number(best.Value) + " " + best.Unit
+	return clean(best.Label, 30) + " " + number(best.Value) + " " + best.Unit
 }
 
 func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {

@@ -49,6 +49,34 @@ func clean(s string, max int) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
+// cleanLine makes one line of transcript output safe for the terminal like
+// clean, but keeps its spaces, so indented text stays aligned.
+func cleanLine(s string, max int) string {
+	s = escapeRE.ReplaceAllString(s, "")
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(s) && n < max; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			r = '�'
+		case r == '\t':
+			b.WriteString("    ")
+			n += 4
+			continue
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			r = '�'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	if n >= max && utf8.RuneCountInString(s) > max {
+		b.WriteString("…")
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
 // duration writes seconds the short way people read them: 45s, 3m12s, 2h05m.
 func duration(sec float64) string {
 	d := int(math.Round(sec))

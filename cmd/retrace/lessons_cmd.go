@@ -7,7 +7,7 @@ import (
 
 type lessonsCmd struct {
 	inputs
-	Format   string `short:"f" enum:"${formats}" default:"table" help:"Output format (${enum})."`
+	Format   string `short:"f" enum:"${formats},markdown" default:"table" help:"Output format (${enum}); markdown writes instructions for an agent's AGENTS.md or CLAUDE.md."`
 	MinCount int    `name:"min-count" default:"1" help:"Only mistakes made at least this many times."`
 }
 

@@ -10,6 +10,7 @@
 //	retrace pairs [PATH...]       each failure with the call that fixed it
 //	retrace bench [PATH...]       the benchmark numbers the calls printed
 //	retrace lessons [PATH...]     mistakes made and how they were corrected
+//	retrace show FILE [CALL]      one failure chain told as a story
 //	retrace formats               the transcript formats retrace reads
 //
 // A PATH is a transcript file, a directory searched recursively, or "-" for
@@ -43,7 +44,8 @@ type CLI struct {
 	Errors  errorsCmd  `cmd:"" help:"List every failed tool call: its category, its error and the call that fixed it."`
 	Pairs   pairsCmd   `cmd:"" help:"List each failure with its retries, the call that fixed it, what changed and what it cost."`
 	Bench   benchCmd   `cmd:"" help:"List the benchmark numbers the tool calls printed, with their context."`
-	Lessons lessonsCmd `cmd:"" help:"List the mistakes the agent made and corrected, grouped across sessions."`
+	Lessons lessonsCmd `cmd:"" help:"List the mistakes the agent made and corrected, grouped across sessions; --format markdown writes them as instructions for an agent."`
+	Show    showCmd    `cmd:"" help:"Tell the failure chains of one transcript as stories: the failed command, the error, the calls between, the fix, what changed and what it cost."`
 	Formats formatsCmd `cmd:"" help:"List the transcript formats retrace reads and how it recognizes them."`
 }
 
@@ -76,7 +78,8 @@ Examples:
   retrace session.jsonl                 summary of one session
   retrace pairs ~/.claude/projects      every failure and its fix
   retrace errors -f json export.json    failed calls as JSON
-  retrace lessons --format jsonl .      recurring mistakes as JSON lines
+  retrace lessons -f markdown .         lessons to paste into AGENTS.md
+  retrace show session.jsonl 33         the story of the failure at msg 33
 
 Exit status: 0 on success (findings are not failures); 1 when some input
 could not be read, the rest still reported; 2 on a usage error.`

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/report"
+)
+
+type showCmd struct {
+	File        string `arg:"" name:"file" help:"The transcript; FILE#CALL names the call too."`
+	Call        string `arg:"" optional:"" name:"call" help:"A call of the chain to tell: its id (toolu_…, call_…, #N) or its message number (33 or msg33). Without it, every chain of the file is told."`
+	InputFormat string `name:"input-format" short:"i" default:"auto" enum:"${input_formats}" help:"Read the file as this format (${enum}); auto recognizes it from its content."`
+	Format      string `short:"f" enum:"text,json,jsonl" default:"text" help:"Output format (${enum})."`
+}
+
+// Run tells the failure chains of one transcript as stories.
+func (c *showCmd) Run(g *Globals, env *Env) error {
+	file, sel := c.File, c.Call
+	if sel == "" {
+		if i := strings.LastIndexByte(file, '#'); i > 0 {
+			file, sel = file[:i], file[i+1:]
+		}
+	}
+	in := inputs{Paths: []string{file}, InputFormat: c.InputFormat}
+	rep, loadErr := in.load(g, env)
+	if rep == nil || len(rep.Sessions) == 0 {
+		return loadErr
+	}
+	var chains []*analyzer.Chain
+	for _, s := range rep.Sessions {
+		for _, ch := range s.Chains {
+			if sel == "" || chainHas(ch, sel) {
+				chains = append(chains, ch)
+			}
+		}
+	}
+	if len(chains) == 0 {
+		if sel == "" {
+			fmt.Fprintf(env.Stderr, "retrace: %s has no failed calls\n", file)
+			return loadErr
+		}
+		fmt.Fprintf(env.Stderr, "retrace: %s: no failure chain holds call %q (see \"retrace pairs %s\")\n", file, sel, file)
+		return errPartial
+	}
+	w := bufio.NewWriter(env.Stdout)
+	if err := report.Show(w, report.Options{Format: c.Format, Color: g.color(env)}, chains); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return loadErr
+}
+
+// chainHas reports whether a chain holds the call sel names: by id, or by
+// message number ("33", "msg33", "msg 33").
+func chainHas(ch *analyzer.Chain, sel string) bool {
+	ids := slices.Concat(ch.Retries, []string{ch.Failure.CallID})
+	msgs := []int{ch.Failure.Msg}
+	for _, f := range ch.Failures() {
+		msgs = append(msgs, f.Msg)
+	}
+	for _, st := range ch.Between {
+		ids = append(ids, st.CallID)
+		msgs = append(msgs, st.Msg)
+	}
+	if ch.Fix != nil {
+		ids = append(ids, ch.Fix.CallID)
+		msgs = append(msgs, ch.Fix.Msg)
+	}
+	if slices.Contains(ids, sel) {
+		return true
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(sel, "msg")))
+	return err == nil && slices.Contains(msgs, n)
+}

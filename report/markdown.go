@@ -1,0 +1,102 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/retrace-dev/retrace/analyzer"
+)
+
+// lessonsMarkdown writes the lessons as instructions an agent can follow,
+// one bullet per target: the flags it takes and the ones it does not.
+func lessonsMarkdown(w io.Writer, lessons []*analyzer.Lesson) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "## Lessons from earlier sessions\n\n")
+	if len(lessons) == 0 {
+		fmt.Fprintf(bw, "No corrected mistakes were found.\n")
+		return bw.Flush()
+	}
+	var targets []string
+	byTarget := make(map[string][]*analyzer.Lesson)
+	for _, l := range lessons {
+		if _, ok := byTarget[l.Target]; !ok {
+			targets = append(targets, l.Target)
+		}
+		byTarget[l.Target] = append(byTarget[l.Target], l)
+	}
+	for _, t := range targets {
+		fmt.Fprintf(bw, "- %s\n", lessonLine(t, byTarget[t]))
+	}
+	return bw.Flush()
+}
+
+// lessonLine writes what a target's lessons teach in one sentence:
+// "`b.py` takes `--num-runs`, `--warmup`; not `--num-prompts` (use
+// `--num-runs`)."
+func lessonLine(target string, lessons []*analyzer.Lesson) string {
+	var not, values, commands []string
+	times := 0
+	for _, l := range lessons {
+		times += l.Count
+		switch l.Kind {
+		case "flag":
+			s := code(l.Wrong)
+			if l.Right != "" {
+				s += " (use " + code(l.Right) + ")"
+			}
+			not = append(not, s)
+		case "value":
+			values = append(values, code(l.Right)+", not "+code(l.Wrong))
+		case "command":
+			commands = append(commands, code(l.Wrong)+" is not installed: use "+code(l.Right))
+		}
+	}
+	var parts []string
+	if len(not) > 0 {
+		s := code(target)
+		if valid := lessons[0].ValidFlags; len(valid) > 0 {
+			s += " takes " + strings.Join(codes(valid), ", ") + ";"
+		}
+		parts = append(parts, s+" not "+strings.Join(not, ", "))
+	}
+	if len(values) > 0 {
+		parts = append(parts, code(target)+": "+strings.Join(values, "; "))
+	}
+	parts = append(parts, commands...)
+	return strings.Join(parts, ". ") + fmt.Sprintf(". (Mistaken %s.)", timesWord(times))
+}
+
+func timesWord(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+func codes(s []string) []string {
+	out := slices.Clone(s)
+	for i := range out {
+		out[i] = code(out[i])
+	}
+	return out
+}
+
+// code writes s as Markdown inline code, with a fence longer than any run
+// of backticks inside it.
+func code(s string) string {
+	s = clean(s, 200)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
