@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrace-dev/retrace/parser"
@@ -136,6 +138,9 @@ func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
 		}
 		a.targets[i] = targetOf(c, a.cmds[i])
 		if d := Diagnose(c, a.cmds[i]); d != nil {
+			if t := blame(a.cmds[i], d); t != "" {
+				a.targets[i] = t
+			}
 			a.failures[i] = a.newFailure(i, d)
 		}
 	}
@@ -184,6 +189,38 @@ func targetOf(c *parser.Call, cmd *Command) string {
 		return string(c.Kind) + " " + c.File
 	}
 	return c.Tool
+}
+
+// blame returns the target of the command of a line that the error names,
+// when it is not the line's command of interest: the gpg of
+// `op item get key | gpg --import` failing with "gpg: no valid OpenPGP
+// data found", the cp of `killall app; cp app ~/bin` failing with "cp:
+// cannot create regular file". It returns "" otherwise.
+func blame(cmd *Command, d *Diagnosis) string {
+	if cmd == nil {
+		return ""
+	}
+	prog := d.Program
+	if prog == "" {
+		head, _, ok := strings.Cut(d.Message, ": ")
+		if !ok || strings.ContainsAny(head, " /") {
+			return ""
+		}
+		prog = head
+	}
+	if prog == cmd.Program() {
+		return ""
+	}
+	if slices.Contains(cmd.Filters, prog) {
+		return prog
+	}
+	for _, argv := range cmd.Others {
+		if len(argv) > 0 && programName(argv[0]) == prog {
+			t, _ := identify(argv)
+			return t
+		}
+	}
+	return ""
 }
 
 // commandOf returns the command line of a shell call, or the tool and its

@@ -68,7 +68,7 @@ func (c *Command) HasArg(words ...string) bool {
 // or as another of its commands: `pip install mkdocs && mkdocs build`
 // runs mkdocs.
 func (c *Command) Runs(target string) bool {
-	if c.Target == target {
+	if c.Target == target || slices.Contains(c.Filters, target) {
 		return true
 	}
 	for _, argv := range c.Others {
@@ -161,6 +161,13 @@ func (c *Command) peel(depth int) {
 			if depth < maxDepth {
 				c.reparse(script, depth+1)
 			}
+			return
+		case "powershell", "powershell.exe", "pwsh", "pwsh.exe", "cmd", "cmd.exe":
+			script, ok := windowsScript(args)
+			if !ok {
+				return
+			}
+			c.Argv = windowsWords(script)
 			return
 		case "docker", "podman", "kubectl", "oc":
 			where, rest, ok := splitExec(prog, args)
@@ -545,4 +552,75 @@ func splitExec(prog string, args []string) (where string, rest []string, ok bool
 		}
 		return prog + ":" + pod, args[i+1:], true
 	}
+}
+
+// windowsScript returns the command PowerShell (-Command, -c, or the first
+// word) or cmd.exe (/c, /k) runs.
+func windowsScript(args []string) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		switch {
+		case a == "-command" || a == "-c" || a == "/c" || a == "/k":
+			if i+1 < len(args) {
+				return strings.Join(args[i+1:], " "), true
+			}
+			return "", false
+		case a == "-file" || a == "-executionpolicy" || a == "-windowstyle":
+			i++
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/"):
+		default:
+			return strings.Join(args[i:], " "), true
+		}
+	}
+	return "", false
+}
+
+// windowsWords splits the first command of a PowerShell or cmd.exe script
+// into words, honouring quotes: its first pipeline stage, without the
+// call operator "&".
+func windowsWords(script string) []string {
+	var words []string
+	var b strings.Builder
+	var quote rune
+	inWord := false
+	for _, r := range script {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				b.WriteRune(r)
+			}
+			continue
+		case r == '"' || r == '\'':
+			quote = r
+			inWord = true
+			continue
+		case r == '|' || r == ';':
+			if inWord {
+				words = append(words, b.String())
+			}
+			return dropCallOperator(words)
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+			continue
+		}
+		b.WriteRune(r)
+		inWord = true
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	return dropCallOperator(words)
+}
+
+func dropCallOperator(words []string) []string {
+	if len(words) > 0 && (words[0] == "&" || words[0] == ".") {
+		return words[1:]
+	}
+	return words
 }

@@ -120,3 +120,19 @@ func TestParseCommandWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestParseWindowsCommand(t *testing.T) {
+	tests := []struct{ line, target, args string }{
+		{`powershell.exe -Command "Get-ScheduledTask | Where-Object {$_.TaskPath -eq '\'} | Select-Object -First 3"`, "Get-ScheduledTask", ""},
+		{`powershell.exe -NoProfile -Command "whoami /priv"`, "whoami", "/priv"},
+		{`powershell '& "C:\Program Files\GnuPG\bin\gpg.exe" --import C:\Users\me\key.asc 2>&1'`, "gpg", `--import C:\Users\me\key.asc 2>&1`},
+		{`cmd.exe /c "dir C:\Users"`, "dir", `C:\Users`},
+		{`pwsh -c Get-Service`, "Get-Service", ""},
+	}
+	for _, tt := range tests {
+		c := ParseCommand(tt.line)
+		if c.Target != tt.target || strings.Join(c.Args, " ") != tt.args {
+			t.Errorf("ParseCommand(%q) = %q %q, want %q %q", tt.line, c.Target, strings.Join(c.Args, " "), tt.target, tt.args)
+		}
+	}
+}

@@ -127,7 +127,20 @@ func diffCommands(failed, fixed *Command) *Diff {
 	d.Added = append(d.Added, missingFrom(bw, aw)...)
 	d.Removed = append(d.Removed, missingFrom(failed.Env, fixed.Env)...)
 	d.Added = append(d.Added, missingFrom(fixed.Env, failed.Env)...)
+	// The other commands of the line: a `cd ..` or an install added in
+	// front of the command.
+	xo, yo := joinAll(failed.Others), joinAll(fixed.Others)
+	d.Removed = append(d.Removed, missingFrom(xo, yo)...)
+	d.Added = append(d.Added, missingFrom(yo, xo)...)
 	return d
+}
+
+func joinAll(argvs [][]string) []string {
+	out := make([]string, len(argvs))
+	for i, a := range argvs {
+		out[i] = strings.Join(a, " ")
+	}
+	return out
 }
 
 // matchRenames pairs removed flags with added ones by the given rule,

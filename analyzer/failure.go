@@ -90,6 +90,8 @@ var rules = []rule{
 	{name: "clap", category: CLIUsage, strong: true, match: matchClap},
 	{name: "go-flag", category: CLIUsage, strong: true, match: matchGoFlag},
 	{name: "command-not-found", category: CommandNotFound, strong: true, match: matchNotFound},
+	{name: "agent-shell", category: AgentToolError, match: matchRE(AgentToolError,
+		`(?m)^.*(?:Command failed: cygpath|child_copy: cygheap read copy failed|dofork: child -1 - forked process).*$`)},
 	{name: "shell-syntax", category: ShellSyntax, match: matchRE(ShellSyntax,
 		`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file).*$`)},
 	{name: "test-failure", category: TestFailure, match: matchRE(TestFailure,
@@ -117,6 +119,8 @@ var rejectionPrefixes = []string{
 	"[Request interrupted by user",
 	"Permission to use ",
 	"This command requires approval",
+	"This Bash command contains multiple operations. The following part requires approval",
+	"Claude requested permissions to",
 }
 
 // Programs whose output is data: an error message in what they print is
@@ -159,9 +163,12 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded != "" && benignExit(c, cmd) {
 		return nil
 	}
+	// With the exit status hidden by a filter, the output is the only
+	// evidence, and every rule may read it; with a clean exit, only
+	// unmistakable signatures count.
 	data := viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd)
 	for _, r := range rules {
-		if recorded == "" && (!r.strong || data) {
+		if recorded == "" && (data || !r.strong && !cmd.Masked) {
 			continue
 		}
 		d := r.match(out, cmd, recorded == "")
@@ -216,7 +223,9 @@ func benignExit(c *parser.Call, cmd *Command) bool {
 	switch cmd.Target {
 	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep", "pgrep":
 		return true
-	case "which", "cmp":
+	case "which", "type", "whereis", "command":
+		return true // a probe: "not installed" is its answer
+	case "cmp":
 		return strings.TrimSpace(c.Output) == ""
 	case "diff", "test", "[", "[[", "git diff":
 		return true
@@ -252,6 +261,7 @@ var notFoundREs = []*regexp.Regexp{
 	regexp.MustCompile(`(?m)^(?:.*: )?(?:line \d+: )?([^\s:]+): command not found\s*$`),
 	regexp.MustCompile(`(?m)^(?:\S+: )?command not found: (\S+)\s*$`),
 	regexp.MustCompile(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
+	regexp.MustCompile(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
 	regexp.MustCompile(`(?m)^'([^']+)' is not recognized as an internal or external command`),
 }
 
@@ -264,7 +274,8 @@ func matchNotFound(out string, cmd *Command, _ bool) *Diagnosis {
 		for _, m := range re.FindAllStringSubmatch(out, -1) {
 			prog := m[1]
 			d := &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: prog}
-			if prog == cmd.Program() || prog == firstWord(cmd.Line) || slices.ContainsFunc(cmd.Others, func(a []string) bool { return len(a) > 0 && a[0] == prog }) {
+			if prog == cmd.Program() || prog == firstWord(cmd.Line) || slices.Contains(cmd.Filters, prog) ||
+				slices.ContainsFunc(cmd.Others, func(a []string) bool { return len(a) > 0 && a[0] == prog }) {
 				return d
 			}
 		}

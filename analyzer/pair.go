@@ -161,15 +161,39 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	if (a.cmds[i] == nil) != (a.cmds[j] == nil) {
 		return false
 	}
-	return a.cmds[i] == nil || a.cmds[i].Host == a.cmds[j].Host
+	if a.cmds[i] == nil {
+		return true
+	}
+	if a.cmds[i].Host != a.cmds[j].Host {
+		return false
+	}
+	// Looking at one file and then at another is exploring, not retrying:
+	// a viewer's retry must look at one of the same things.
+	if t := a.targets[i]; viewers[t] || diagnosticTargets[t] {
+		return sharesWord(a.cmds[i], a.cmds[j])
+	}
+	return true
+}
+
+// sharesWord reports whether two commands have an argument other than a
+// flag in common, ignoring a trailing slash.
+func sharesWord(x, y *Command) bool {
+	for _, w := range x.Args {
+		w = strings.TrimSuffix(w, "/")
+		if !isFlag(w) && slices.ContainsFunc(y.Args, func(v string) bool { return strings.TrimSuffix(v, "/") == w }) {
+			return true
+		}
+	}
+	return false
 }
 
 // runsTarget reports whether shell call j runs the target of call i among
 // its other commands, on the same host.
 func (a *sessionAnalysis) runsTarget(i, j int) bool {
 	ci, cj := a.cmds[i], a.cmds[j]
-	return ci != nil && cj != nil && a.targets[i] != "" && ci.Host == cj.Host &&
-		a.s.Calls[i].Sidechain == a.s.Calls[j].Sidechain && cj.Runs(a.targets[i])
+	t := a.targets[i]
+	return ci != nil && cj != nil && t != "" && cj.Target != t && ci.Host == cj.Host &&
+		a.s.Calls[i].Sidechain == a.s.Calls[j].Sidechain && cj.Runs(t)
 }
 
 func (a *sessionAnalysis) asksHelp(j int) bool {
@@ -349,7 +373,8 @@ func sameFile(x, y string) bool {
 // same arguments.
 func sameInvocation(x, y *parser.Call, cx, cy *Command) bool {
 	if cx != nil && cy != nil {
-		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env)
+		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) &&
+			slices.EqualFunc(cx.Others, cy.Others, slices.Equal)
 	}
 	if x.Command != y.Command || len(x.Args) != len(y.Args) {
 		return false

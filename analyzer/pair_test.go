@@ -104,6 +104,27 @@ func TestPair(t *testing.T) {
 			{cmd: "mkdocs build", exit: 127, out: "/bin/bash: line 1: mkdocs: command not found"},
 			{cmd: "pip install mkdocs && mkdocs build"}},
 			[]string{"c1 → c2 environment because c2"}},
+		{"the failing stage of a pipeline is blamed", []step{
+			{cmd: `op item get key --fields "Private Key" | gpg --import`, exit: 2, out: "gpg: no valid OpenPGP data found.\ngpg: Total number processed: 0"},
+			{cmd: `op item get key --fields "Private Key" > /tmp/k.asc`},
+			{cmd: `gpg --import /tmp/k.asc`}},
+			[]string{"c1 → c3 argv"}},
+		{"exploring other files is not a retry", []step{
+			{cmd: "ls -la ~/.config/dconf/cosmic/", exit: 2, out: "ls: cannot access '/home/u/.config/dconf/cosmic/': Not a directory"},
+			{cmd: "ls -la ~/.config/cosmic"}},
+			[]string{"c1 → unresolved"}},
+		{"a viewer retried on the same file", []step{
+			{cmd: "cat config/app.yaml", exit: 1, out: "cat: config/app.yaml: Permission denied"},
+			{cmd: "sudo cat config/app.yaml"}},
+			[]string{"c1 → c2 same"}},
+		{"powershell cmdlets are targets", []step{
+			{cmd: `powershell.exe -Command "Get-Acl 'C:\Windows\System32\drivers\etc\hosts'"`, exit: 1, out: "+ FullyQualifiedErrorId : CouldNotAutoloadMatchingModule"},
+			{cmd: `powershell.exe -Command "Get-Service | Select-Object -First 5"`}},
+			[]string{"c1 → unresolved"}},
+		{"a cd in front is a change", []step{
+			{cmd: "mv data-capture/*.ts src/", exit: 1, out: "(eval):1: no matches found: data-capture/*.ts"},
+			{cmd: "cd .. && mv data-capture/*.ts src/"}},
+			[]string{"c1 → c2 argv"}},
 		{"flaky", []step{{cmd: "make test", exit: 2, out: "make: *** [test] Error 2"}, {cmd: "make test"}},
 			[]string{"c1 → c2 same"}},
 		{"unresolved", []step{{cmd: "make deploy", exit: 2, out: "Error 2"}, {cmd: "git status"}},
@@ -140,6 +161,10 @@ func TestPair(t *testing.T) {
 			{cmd: "python b.py --num-runs 5"},
 			{cmd: "python b.py --num-runs 5", side: "a1"}},
 			[]string{"c1 → c3 argv"}},
+		{"which is a probe", []step{
+			{cmd: "which rg || which ag", exit: 1, out: "ag not found"},
+			{cmd: "which grep"}},
+			nil},
 		{"rejected calls start no chain", []step{
 			{cmd: "rm -rf build", exit: 1, out: "The user doesn't want to proceed with this tool use."},
 			{cmd: "rm -rf build"}},

@@ -67,7 +67,7 @@ func identifyDepth(argv []string, depth int) (string, []string) {
 	if len(argv) == 0 {
 		return "", nil
 	}
-	prog := path.Base(argv[0])
+	prog := programName(argv[0])
 	rest := argv[1:]
 	if depth < maxDepth {
 		if sub, ok := runners[prog]; ok {
@@ -212,4 +212,14 @@ func optionLetters(prog string) string {
 		}
 	}
 	return b.String()
+}
+
+// programName returns the name a program is known by: the base name of its
+// path, Unix or Windows, without a ".exe".
+func programName(p string) string {
+	p = path.Base(strings.ReplaceAll(p, `\`, "/"))
+	if strings.HasSuffix(strings.ToLower(p), ".exe") {
+		p = p[:len(p)-4]
+	}
+	return p
 }
