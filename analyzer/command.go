@@ -31,7 +31,7 @@ type Command struct {
 	// a corrected retry changes.
 	Args []string
 
-	// Filters are the programs of the pipeline stages after the command
+	// Filters are the targets of the pipeline stages after the command
 	// ("tail", "grep"), whose exit status hides the command's own.
 	Filters []string
 	// Masked reports that the line's exit status does not reflect the
@@ -106,7 +106,14 @@ func (c *Command) parse(line string, depth int) {
 	}
 	s := simple[i]
 	c.Env = append(c.Env, s.env...)
-	c.Filters = append(c.Filters, s.filters...)
+	for _, argv := range s.filters {
+		// A stage may be wrapped too: `| sudo tee`, `| powershell '…'`.
+		stage := &Command{Argv: argv}
+		stage.peel(depth + 1)
+		if t, _ := identify(stage.Argv); t != "" {
+			c.Filters = append(c.Filters, t)
+		}
+	}
 	c.Masked = c.Masked || s.masked
 	c.Argv = s.argv
 	c.peel(depth)
@@ -192,7 +199,7 @@ func (c *Command) reparse(line string, depth int) {
 type simple struct {
 	argv    []string
 	env     []string
-	filters []string
+	filters [][]string // the later stages of its pipeline
 	masked  bool
 	writes  []string
 }
@@ -284,7 +291,7 @@ func pipeline(b *syntax.BinaryCmd) simple {
 	s := stageSimple(stages[first])
 	for _, later := range stages[first+1:] {
 		if l := stageSimple(later); len(l.argv) > 0 {
-			s.filters = append(s.filters, path.Base(l.argv[0]))
+			s.filters = append(s.filters, l.argv)
 			s.writes = append(s.writes, l.writes...)
 		}
 	}

@@ -221,8 +221,8 @@ func benignExit(c *parser.Call, cmd *Command) bool {
 		return false
 	}
 	switch cmd.Target {
-	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep", "pgrep":
-		return true
+	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep", "pgrep", "pkill", "killall":
+		return true // no line, no process matched
 	case "which", "type", "whereis", "command":
 		return true // a probe: "not installed" is its answer
 	case "cmp":

@@ -108,7 +108,7 @@ type Cost struct {
 
 // Lookahead bounds the search for a retry: a chain ends, unresolved, when
 // Lookahead calls pass after its last attempt without one.
-const Lookahead = 100
+const Lookahead = 50
 
 // pair builds the failure chains of the session. Each failure that is not
 // already part of a chain starts one; the chain takes the next calls with
@@ -169,10 +169,17 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	}
 	// Looking at one file and then at another is exploring, not retrying:
 	// a viewer's retry must look at one of the same things.
-	if t := a.targets[i]; viewers[t] || diagnosticTargets[t] {
+	if looks(a.cmds[i]) {
 		return sharesWord(a.cmds[i], a.cmds[j])
 	}
 	return true
+}
+
+// looks reports whether a command only looks at things: a viewer, a
+// diagnostic program, a PowerShell Get- or Test- cmdlet.
+func looks(cmd *Command) bool {
+	t := cmd.Target
+	return viewers[t] || diagnosticTargets[t] || strings.HasPrefix(t, "Get-") || strings.HasPrefix(t, "Test-")
 }
 
 // sharesWord reports whether two commands have an argument other than a
@@ -309,15 +316,16 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 }
 
 // fixKind says what changed between the last failed call and its fix, and
-// which calls between made the change.
+// which calls made the change. The target's own arguments come first; then
+// the calls between, edits before environment changes before waits; then
+// the other commands on the fix's own line (`pip install x && x`).
 func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
-	if a.targets[fix] != a.targets[last] {
-		// The fix ran the target after other commands of its own line:
-		// an install, an export, a cd.
-		return FixEnvironment, []string{a.s.Calls[fix].ID}
-	}
-	if !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
-		return FixArgv, nil
+	ownLine := a.targets[fix] != a.targets[last]
+	if !ownLine && !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
+		if a.cmds[fix] == nil || !slices.Equal(a.cmds[last].Argv, a.cmds[fix].Argv) || !slices.Equal(a.cmds[last].Env, a.cmds[fix].Env) {
+			return FixArgv, nil
+		}
+		ownLine = true // only the commands around it changed
 	}
 	for _, kind := range []struct {
 		role Role
@@ -332,6 +340,9 @@ func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []str
 		if because != nil {
 			return kind.fix, because
 		}
+	}
+	if ownLine {
+		return FixEnvironment, []string{a.s.Calls[fix].ID}
 	}
 	return FixSame, nil
 }

@@ -121,10 +121,10 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-Acl 'C:\Windows\System32\drivers\etc\hosts'"`, exit: 1, out: "+ FullyQualifiedErrorId : CouldNotAutoloadMatchingModule"},
 			{cmd: `powershell.exe -Command "Get-Service | Select-Object -First 5"`}},
 			[]string{"c1 → unresolved"}},
-		{"a cd in front is a change", []step{
+		{"a cd in front changes the environment", []step{
 			{cmd: "mv data-capture/*.ts src/", exit: 1, out: "(eval):1: no matches found: data-capture/*.ts"},
 			{cmd: "cd .. && mv data-capture/*.ts src/"}},
-			[]string{"c1 → c2 argv"}},
+			[]string{"c1 → c2 environment because c2"}},
 		{"flaky", []step{{cmd: "make test", exit: 2, out: "make: *** [test] Error 2"}, {cmd: "make test"}},
 			[]string{"c1 → c2 same"}},
 		{"unresolved", []step{{cmd: "make deploy", exit: 2, out: "Error 2"}, {cmd: "git status"}},

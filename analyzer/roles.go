@@ -77,11 +77,13 @@ func shellRole(cmd *Command) Role {
 		return Diagnostic
 	case prog == "sleep" || prog == "wait" || polls(cmd):
 		return Wait
+	case (prog == "curl" || prog == "wget") && slices.ContainsFunc(cmd.Filters, func(f string) bool { return f == "sh" || f == "bash" || f == "zsh" }):
+		return Environment // curl … | sh installs something
 	case environmentTargets[target] || environmentTargets[prog]:
 		return Environment
 	case (prog == "sed" || prog == "perl") && !cmd.HasArg("-i", "-pi", "-i.bak"):
 		return Diagnostic
-	case diagnosticTargets[target] || diagnosticTargets[prog]:
+	case diagnosticTargets[target] || diagnosticTargets[prog] || looks(cmd):
 		return Diagnostic
 	case prog == "curl" || prog == "wget" || prog == "nc":
 		return Diagnostic
