@@ -182,16 +182,27 @@ func looks(cmd *Command) bool {
 	return viewers[t] || diagnosticTargets[t] || strings.HasPrefix(t, "Get-") || strings.HasPrefix(t, "Test-")
 }
 
-// sharesWord reports whether two commands have an argument other than a
-// flag in common, ignoring a trailing slash.
+// sharesWord reports whether two commands look at the same thing: they
+// have a path in common (a word with a slash, a backslash, a dot or a
+// colon), or, when the first names no path, any word other than a flag.
+// Trailing slashes do not count.
 func sharesWord(x, y *Command) bool {
-	for _, w := range x.Args {
-		w = strings.TrimSuffix(w, "/")
-		if !isFlag(w) && slices.ContainsFunc(y.Args, func(v string) bool { return strings.TrimSuffix(v, "/") == w }) {
-			return true
+	words := func(c *Command, pathsOnly bool) []string {
+		var out []string
+		for _, w := range c.Args {
+			if !isFlag(w) && (!pathsOnly || strings.ContainsAny(w, `/\.:`)) {
+				out = append(out, strings.TrimSuffix(w, "/"))
+			}
 		}
+		return out
 	}
-	return false
+	xw := words(x, true)
+	pathsOnly := len(xw) > 0
+	if !pathsOnly {
+		xw = words(x, false)
+	}
+	yw := words(y, pathsOnly)
+	return slices.ContainsFunc(xw, func(w string) bool { return slices.Contains(yw, w) })
 }
 
 // runsTarget reports whether shell call j runs the target of call i among
