@@ -41,6 +41,7 @@ type Failure struct {
 	Missing   []string       `json:"missing,omitempty"`
 	Exception *ExceptionInfo `json:"exception,omitempty"`
 	Program   string         `json:"program,omitzero"` // command-not-found: the program
+	Module    string         `json:"module,omitzero"`  // the module or package not found
 	Exit      *int           `json:"exit_code"`
 	Evidence  string         `json:"evidence"`
 	Host      string         `json:"host,omitzero"`
@@ -166,6 +167,7 @@ func (a *sessionAnalysis) newFailure(i int, d *Diagnosis) *Failure {
 		Missing:     d.Missing,
 		Exception:   d.Exception,
 		Program:     d.Program,
+		Module:      d.Module,
 		Exit:        c.Exit,
 		Evidence:    d.Evidence,
 		Sidechain:   c.Sidechain,

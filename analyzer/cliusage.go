@@ -86,9 +86,41 @@ func matchClick(out string, _ *Command, _ bool) *Diagnosis {
 	if m == nil {
 		return nil
 	}
-	msg := strings.TrimSpace(m[1])
-	d := &Diagnosis{Category: CLIUsage, Parser: "click", Message: cut(msg, 200)}
+	d := clickDiagnosis("click", strings.TrimSpace(m[1]))
 	d.ValidFlags = usageFlags(usageBlock(out, "Usage: "))
+	return d
+}
+
+var typerBoxRE = regexp.MustCompile(`(?m)^╭─+ Error ─+╮$`)
+
+// matchTyper recognizes typer's usage errors, which click prints in a box:
+// "Usage: PROG …", then "╭─ Error ─╮ │ MESSAGE │ ╰─╯".
+func matchTyper(out string, _ *Command, _ bool) *Diagnosis {
+	loc := typerBoxRE.FindStringIndex(out)
+	if loc == nil || !clickUsageRE.MatchString(out[:loc[0]]) {
+		return nil
+	}
+	var msg []string
+	for line := range strings.Lines(out[loc[1]:]) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "╰") {
+			break
+		}
+		if text := strings.TrimSpace(strings.Trim(line, "│")); text != "" {
+			msg = append(msg, text)
+		}
+	}
+	if len(msg) == 0 {
+		return nil
+	}
+	d := clickDiagnosis("typer", strings.Join(msg, " "))
+	d.ValidFlags = usageFlags(usageBlock(out, "Usage: "))
+	return d
+}
+
+// clickDiagnosis reads the details of a click error message.
+func clickDiagnosis(parser, msg string) *Diagnosis {
+	d := &Diagnosis{Category: CLIUsage, Parser: parser, Message: cut(msg, 200)}
 	switch {
 	case strings.HasPrefix(msg, "No such option: "):
 		d.BadFlags = flagWords(strings.Fields(strings.TrimPrefix(msg, "No such option: "))[:1])
@@ -98,13 +130,19 @@ func matchClick(out string, _ *Command, _ bool) *Diagnosis {
 		}
 	case strings.HasPrefix(msg, "Invalid value for "):
 		if q := quotedRE.FindStringSubmatch(msg); q != nil {
-			d.BadFlags = flagWords([]string{q[1]})
+			d.BadFlags = flagWords(strings.Fields(q[1])[:1])
+		}
+	case strings.HasPrefix(msg, "Got unexpected extra argument"):
+		if i, j := strings.IndexByte(msg, '('), strings.LastIndexByte(msg, ')'); i >= 0 && j > i {
+			d.BadFlags = strings.Fields(msg[i+1 : j])
+		}
+	case strings.HasPrefix(msg, "No such command "):
+		if q := quotedRE.FindStringSubmatch(msg); q != nil {
+			d.BadFlags = []string{q[1]}
 		}
 	}
 	if s := clickMeantRE.FindStringSubmatch(msg); s != nil {
-		for w := range strings.SplitSeq(s[1], ",") {
-			d.Suggestions = append(d.Suggestions, strings.Trim(w, " '\""))
-		}
+		d.Suggestions = listWords(s[1])
 	}
 	return d
 }
@@ -148,12 +186,15 @@ var (
 
 // matchGoFlag recognizes Go's flag package: "flag provided but not
 // defined: -x" and the "Usage of PROG:" list of flags.
-func matchGoFlag(out string, _ *Command, _ bool) *Diagnosis {
+func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 	m := goFlagErrorRE.FindStringSubmatch(out)
 	if m == nil {
 		return nil
 	}
 	d := &Diagnosis{Category: CLIUsage, Parser: "go-flag", Message: m[1]}
+	if cmd != nil && cmd.Program() == "go" {
+		d.Parser = "go" // go test and go vet parse their flags with it too
+	}
 	for _, f := range m[2:] {
 		if f != "" {
 			d.BadFlags = []string{f}

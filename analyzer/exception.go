@@ -61,6 +61,9 @@ func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	exc := &ExceptionInfo{Type: m[1], Message: cut(strings.TrimSpace(m[2]), 200)}
 	if f, ok := projectFrame(frames); ok {
 		exc.File, exc.Line, exc.Func = f.File, f.Line, f.Func
+		if last := frames[len(frames)-1]; last.File != f.File || last.Line != f.Line {
+			exc.Innermost = last.File + ":" + strconv.Itoa(last.Line)
+		}
 	}
 	short := exc.Type[strings.LastIndexByte(exc.Type, '.')+1:]
 	cat, ok := exceptionCategories[short]
@@ -71,8 +74,14 @@ func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	if exc.Message != "" {
 		msg += ": " + exc.Message
 	}
-	return &Diagnosis{Category: cat, Message: cut(msg, 200), Exception: exc}
+	d := &Diagnosis{Category: cat, Message: cut(msg, 200), Exception: exc}
+	if mm := noModuleRE.FindStringSubmatch(exc.Message); mm != nil && (short == "ModuleNotFoundError" || short == "ImportError") {
+		d.Module = mm[1]
+	}
+	return d
 }
+
+var noModuleRE = regexp.MustCompile(`No module named '([^']+)'`)
 
 // projectFrame returns the innermost frame outside installed packages and
 // the standard library, or the innermost frame when all are.

@@ -56,6 +56,7 @@ type Diagnosis struct {
 
 	Exception *ExceptionInfo // details of an exception, when there was one
 	Program   string         // the program not found, for command-not-found
+	Module    string         // the module or package not found: ModuleNotFoundError, ERR_MODULE_NOT_FOUND
 }
 
 // ExceptionInfo describes the exception a failed call raised.
@@ -67,11 +68,15 @@ type ExceptionInfo struct {
 	File string `json:"file,omitzero"`
 	Line int    `json:"line,omitzero"`
 	Func string `json:"func,omitzero"`
+	// Innermost is "file:line" of the innermost frame when it is not the
+	// project's: the error was raised inside an installed package.
+	Innermost string `json:"innermost,omitzero"`
 }
 
 // A rule recognizes one kind of failure from a call's output.
 type rule struct {
 	name     string
+	doc      string
 	category Category
 	// strong rules are trusted even when the call's record says it
 	// succeeded: `prog 2>&1 | tail` hides argparse's exit status 2.
@@ -83,32 +88,52 @@ type rule struct {
 }
 
 // rules are tried in order; the first that matches names the failure.
-// Specific signatures come before general ones.
-var rules = []rule{
-	{name: "argparse", category: CLIUsage, strong: true, match: matchArgparse},
-	{name: "click", category: CLIUsage, strong: true, match: matchClick},
-	{name: "clap", category: CLIUsage, strong: true, match: matchClap},
-	{name: "go-flag", category: CLIUsage, strong: true, match: matchGoFlag},
-	{name: "command-not-found", category: CommandNotFound, strong: true, match: matchNotFound},
-	{name: "agent-shell", category: AgentToolError, match: matchRE(AgentToolError,
-		`(?m)^.*(?:Command failed: cygpath|child_copy: cygheap read copy failed|dofork: child -1 - forked process).*$`)},
-	{name: "shell-syntax", category: ShellSyntax, match: matchRE(ShellSyntax,
-		`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file).*$`)},
-	{name: "test-failure", category: TestFailure, match: matchRE(TestFailure,
-		`(?m)^(?:--- FAIL: .*|FAIL\s+\S+.*|=+ .*\b\d+ failed\b.*=+|FAILED \S+.*|Tests:\s+\d+ failed.*|test result: FAILED.*)$`)},
-	{name: "python-traceback", category: Exception, strong: true, match: matchTraceback},
-	{name: "build-error", category: BuildError, match: matchRE(BuildError,
-		`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`)},
-	{name: "out-of-memory", category: OutOfMemory, match: matchRE(OutOfMemory,
-		`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc).*$`)},
-	{name: "timeout", category: Timeout, match: matchRE(Timeout,
-		`(?mi)^.*(?:timed out|timeout expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
-	{name: "connection", category: Connection, match: matchRE(Connection,
-		`(?mi)^.*(?:connection refused|ECONNREFUSED|connection reset|could not resolve host|name or service not known|Failed to connect to).*$`)},
-	{name: "permission", category: Permission, match: matchRE(Permission,
-		`(?mi)^.*(?:permission denied|EACCES|operation not permitted).*$`)},
-	{name: "missing-file", category: MissingFile, match: matchRE(MissingFile,
-		`(?mi)^.*(?:no such file or directory|can't open file|ENOENT|cannot find the path|file not found).*$`)},
+// Specific signatures come before general ones. Their cases are in
+// testdata/failures.
+var rules = slices.Concat(
+	[]rule{
+		{name: "argparse", doc: "Python argparse usage errors, with the flags of the usage text", category: CLIUsage, strong: true, match: matchArgparse},
+		{name: "typer", doc: "typer's boxed usage errors", category: CLIUsage, strong: true, match: matchTyper},
+		{name: "click", doc: "Python click usage errors", category: CLIUsage, strong: true, match: matchClick},
+		{name: "clap", doc: "Rust clap usage errors, with its tips", category: CLIUsage, strong: true, match: matchClap},
+	},
+	familyRules(),
+	[]rule{
+		{name: "go-flag", doc: "Go's flag package: flags not defined, with the Usage of block", category: CLIUsage, strong: true, match: matchGoFlag},
+		{name: "command-not-found", doc: "a shell that could not find the program", category: CommandNotFound, strong: true, match: matchNotFound},
+		{name: "agent-shell", doc: "the agent's own shell failing to start (Claude Code on Windows)", category: AgentToolError, match: matchRE(AgentToolError,
+			`(?m)^.*(?:Command failed: cygpath|child_copy: cygheap read copy failed|dofork: child -1 - forked process).*$`)},
+		{name: "shell-syntax", doc: "shell quoting and syntax errors", category: ShellSyntax, match: matchRE(ShellSyntax,
+			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file).*$`)},
+		{name: "test-failure", doc: "test runners reporting failed tests: go test, pytest, jest and vitest, cargo test, mocha", category: TestFailure, match: matchTests},
+		{name: "python-traceback", doc: "Python tracebacks: the exception, its message and the innermost project frame", category: Exception, strong: true, match: matchTraceback},
+		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
+		{name: "jvm", doc: "uncaught Java and Kotlin exceptions, with their root cause", category: Exception, strong: true, match: matchJVM},
+		{name: "panic", doc: "Go and Rust panics", category: Exception, strong: true, match: matchPanic},
+		{name: "build-error", doc: "compiler and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
+			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`)},
+		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host, or no space left on the disk", category: OutOfMemory, match: matchRE(OutOfMemory,
+			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|No space left on device|JavaScript heap out of memory).*$`)},
+		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
+			`(?mi)^.*(?:timed out|timeout expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
+		{name: "connection", doc: "connections refused or reset, names not resolved, networks unreachable", category: Connection, match: matchRE(Connection,
+			`(?mi)^.*(?:connection refused|ECONNREFUSED|connection reset|ECONNRESET|could not resolve host|name or service not known|temporary failure in name resolution|getaddrinfo ENOTFOUND|Failed to connect to|no route to host|network is unreachable).*$`)},
+		{name: "permission", doc: "permission denied, by the file system or sudo", category: Permission, match: matchRE(Permission,
+			`(?mi)^.*(?:permission denied|EACCES|EPERM|operation not permitted|access is denied|sudo: a (?:password|terminal) is required).*$`)},
+		{name: "missing-file", doc: "files and directories that do not exist", category: MissingFile, match: matchRE(MissingFile,
+			`(?mi)^.*(?:no such file or directory|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`)},
+	},
+)
+
+// familyRules turns the usage families into rules.
+func familyRules() []rule {
+	out := make([]rule, len(usageFamilies))
+	for i := range usageFamilies {
+		f := &usageFamilies[i]
+		out[i] = rule{name: f.name, doc: f.doc, category: CLIUsage, strong: true,
+			match: func(o string, cmd *Command, _ bool) *Diagnosis { return f.match(o, cmd) }}
+	}
+	return out
 }
 
 // Texts with which agents report that the user or a sandbox refused a call.
@@ -192,9 +217,15 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if d.Message == "" {
 		d.Message = recorded
 	}
-	if c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")) {
+	switch {
+	case c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")):
 		d.Category = Timeout
 		d.Message = fmt.Sprintf("killed by timeout (exit code %d)", *c.Exit)
+	case c.Exit != nil && *c.Exit == 137 && lastLine(out) == "Killed":
+		// SIGKILL with the shell's "Killed": most often the kernel's
+		// out-of-memory killer.
+		d.Category = OutOfMemory
+		d.Message = "killed (exit code 137), most likely out of memory"
 	}
 	return d
 }

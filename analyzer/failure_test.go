@@ -142,8 +142,10 @@ func describe(d *Diagnosis) string {
 	field("choices", d.Choices)
 	field("missing", d.Missing)
 	field("program", d.Program)
+	field("module", d.Module)
 	if e := d.Exception; e != nil {
 		field("exception", fmt.Sprintf("%s: %s at %s:%d in %s", e.Type, e.Message, e.File, e.Line, e.Func))
+		field("innermost", e.Innermost)
 	}
 	return b.String()
 }
