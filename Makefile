@@ -1,6 +1,6 @@
 # Targets for working on retrace; .ci/run calls "make check".
 
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
 .PHONY: build test race fmt vet staticcheck check update fuzz
@@ -28,5 +28,12 @@ check: fmt vet staticcheck test race fuzz
 update:
 	go test ./... -update
 
+# Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
+FUZZ_TARGETS = ./parser:FuzzParse ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench
+
 fuzz:
-	go test ./parser -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$pkg $$name"; \
+		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
+	done
