@@ -14,6 +14,10 @@ var ErrUnknownFormat = errors.New("unknown transcript format")
 // ErrEmpty is returned by Parse when the input holds nothing but white space.
 var ErrEmpty = errors.New("empty input")
 
+// ErrBinary is returned by Parse when the input matches no format and its
+// first bytes hold a NUL byte, as binary files do and transcripts never do.
+var ErrBinary = errors.New("binary data")
+
 // A SyntaxError describes one malformed record that a decoder skipped.
 type SyntaxError struct {
 	Pos Pos

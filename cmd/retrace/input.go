@@ -63,9 +63,14 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	for i, r := range results {
 		src := sources[i]
 		switch {
+		case errors.Is(r.err, parser.ErrBinary) && !src.explicit:
+			w.warn("%s: skipped: binary file", src.name)
+			continue
 		case (errors.Is(r.err, parser.ErrUnknownFormat) || errors.Is(r.err, parser.ErrEmpty)) && !src.explicit:
 			unknown++
 			continue
+		case errors.Is(r.err, parser.ErrBinary):
+			w.fail("%s: binary file, not a transcript", src.name)
 		case errors.Is(r.err, parser.ErrUnknownFormat):
 			w.fail("%s: not a transcript format retrace knows (see \"retrace formats\"; --input-format names one)", src.name)
 		case errors.Is(r.err, parser.ErrEmpty):
