@@ -146,6 +146,7 @@ var rejectionPrefixes = []string{
 	"This command requires approval",
 	"This Bash command contains multiple operations. The following part requires approval",
 	"Claude requested permissions to",
+	"[Operation Cancelled]",
 }
 
 // Programs whose output is data: an error message in what they print is
@@ -165,6 +166,12 @@ var viewers = map[string]bool{
 // shell.
 func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	out := c.Output
+	switch c.Status {
+	case "running", "no-result":
+		return nil // not finished when the transcript ends: no outcome to judge
+	case "rejected", "cancelled":
+		return &Diagnosis{Category: Rejected, Message: toolErrorMessage(out), Evidence: c.Status}
+	}
 	if c.Status == "interrupted" {
 		d := &Diagnosis{Category: Rejected, Message: "interrupted before it finished", Evidence: "interrupted"}
 		if timedOut(out) {

@@ -155,8 +155,13 @@ func (a *sessionAnalysis) pair() []*Chain {
 // place.
 func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	ci, cj := a.s.Calls[i], a.s.Calls[j]
-	if ci.Sidechain != cj.Sidechain || a.targets[i] != a.targets[j] || a.targets[i] == "" {
+	if ci.Sidechain != cj.Sidechain || a.targets[i] == "" {
 		return false
+	}
+	if a.targets[i] != a.targets[j] {
+		// A tool call rejected for its arguments may have named no file;
+		// the next call of the same tool is its retry.
+		return a.cmds[i] == nil && a.cmds[j] == nil && ci.File == "" && ci.Tool == cj.Tool && a.failures[i] != nil
 	}
 	if (a.cmds[i] == nil) != (a.cmds[j] == nil) {
 		return false
