@@ -45,6 +45,62 @@ var formats = []*Format{
 		Match:    matchClaude,
 		Decode:   decodeClaude,
 	},
+	{
+		Name:     "codex",
+		Doc:      "OpenAI Codex CLI rollout or exec event stream",
+		Producer: "Codex CLI, in ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl and ~/.codex/archived_sessions/; or codex exec --json > file.jsonl",
+		Sniff:    `JSON lines of {"timestamp", "type": session_meta, turn_context, response_item, event_msg or compacted, "payload"}; a legacy first line {"id", "timestamp", "instructions", "git"}; or exec events thread.started, turn.started, item.*`,
+		Match:    matchCodex,
+		Decode:   decodeCodex,
+	},
+	{
+		Name:     "swe-agent",
+		Doc:      "SWE-agent trajectory",
+		Producer: "SWE-agent, as <instance>.traj in its trajectories/ output folder",
+		Sniff:    `one JSON object with a "trajectory" array of steps {"action", "observation", "response", "thought", "state"}`,
+		Match:    matchSWEAgent,
+		Decode:   decodeSWEAgent,
+	},
+	{
+		Name:     "mini-swe-agent",
+		Doc:      "mini-swe-agent trajectory",
+		Producer: "mini-swe-agent (mini, mini-extra swebench), as <instance>.traj.json",
+		Sniff:    `one JSON object with "info" and "messages" whose "trajectory_format" starts with "mini-swe-agent" or whose "info" has "mini_version"`,
+		Match:    matchMiniSWEAgent,
+		Decode:   decodeMiniSWEAgent,
+	},
+	{
+		Name:     "openhands",
+		Doc:      "OpenHands event list or single event",
+		Producer: "OpenHands trajectory download or save_trajectory_path (a JSON array of events); one events/<id>.json file of a session store",
+		Sniff:    `a JSON array whose first element, or one JSON object, is an event with "id", "source" or "timestamp", and an "action" or "observation" string`,
+		Match:    matchOpenHands,
+		Decode:   decodeOpenHands,
+	},
+	{
+		Name:     "gemini",
+		Doc:      "Gemini CLI chat record, session export or /chat save checkpoint",
+		Producer: "Gemini CLI, in ~/.gemini/tmp/<project>/chats/session-*.json (until April 2026) or session-*.jsonl; /chat save <tag> writes ~/.gemini/tmp/<project>/checkpoint-<tag>.json, /export-session <file> the record as JSON",
+		Sniff:    `one JSON object with "sessionId", "projectHash" and "startTime", or JSON lines starting with such a header; or Gemini API contents, {"history": [...]} or a bare array, whose first item has "role" user or model and "parts"`,
+		Match:    matchGemini,
+		Decode:   decodeGemini,
+	},
+	{
+		Name:     "text",
+		Doc:      "text rendering of an agent session: a copied console or a printed transcript",
+		Producer: "a copy of Claude Code's or Gemini CLI's terminal, mini-swe-agent's terminal log (as Terminal-Bench records it), or a transcript printed as [assistant] … [bash] … lines; the format is text:<variant>",
+		Sniff:    `not JSON, with several markers of one rendering: "⏺ Tool(…)" calls and "⎿" results; "╭─" panels starting "│ ✔  Tool" with "✦" or "> " turns; "mini-swe-agent (step N, $x):" with "<returncode>"; "[assistant]"/"[user]" lines with a "[bash]" marker; or a Terminal-Bench agent recording (asciinema rec, /installed-agent/, tmux wait -S done)`,
+		Match:    matchText,
+		Decode:   decodeText,
+	},
+	{
+		Name:     "openai-messages",
+		Doc:      "OpenAI chat-completions message list with tool calls",
+		Producer: "agent harnesses that save the messages they send to a chat-completions API, as a JSON array or {\"messages\": [...]}",
+		Sniff:    `a JSON array of messages, or an object with "messages", whose roles are system, developer, user, assistant, tool or function, with a "tool_calls", "function_call" or "tool_call_id" in the head`,
+		Match:    matchOpenAIMessages,
+		Decode:   decodeOpenAIMessages,
+	},
 }
 
 // Formats returns the supported formats in the order they are tried.
@@ -78,7 +134,8 @@ var bom = []byte("\xef\xbb\xbf")
 
 // Parse reads one transcript from r; name is used in positions and
 // messages. When f is nil the format is detected from the first HeadSize
-// bytes, and ErrEmpty or ErrUnknownFormat is returned when there is none.
+// bytes, and ErrEmpty, ErrBinary or ErrUnknownFormat is returned when there
+// is none.
 // Other errors come from reading r and arrive with what was read before.
 func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 	br := bufio.NewReaderSize(r, HeadSize)
@@ -96,6 +153,9 @@ func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 			return nil, ErrEmpty
 		}
 		if f = Detect(head); f == nil {
+			if bytes.IndexByte(head, 0) >= 0 {
+				return nil, ErrBinary
+			}
 			return nil, ErrUnknownFormat
 		}
 	}

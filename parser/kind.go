@@ -42,6 +42,16 @@ var toolKinds = map[string]Kind{
 	"web_search": Web, "web_search_call": Web, "browse": Web, "browseurlaction": Web,
 
 	"task": Task, "agent": Task,
+
+	// The names Claude Code's and Gemini CLI's consoles show.
+	"update": Edit, "web search": Web, "readfile": Read, "writefile": Write,
+	"readmanyfiles": Read, "readfolder": Search, "findfiles": Search,
+	"searchtext": Search, "googlesearch": Web,
+
+	// SWE-agent's editor commands, OpenHands actions, other harnesses' shell tools.
+	"goto": Read, "scroll_up": Read, "scroll_down": Read, "filemap": Read, "append": Edit,
+	"browse_interactive": Web, "browser": Web, "web_read": Web, "delegate": Task,
+	"run_command": Shell, "run_terminal_cmd": Shell,
 }
 
 // KindOf returns the kind of the tool with the given name, as any supported

@@ -117,7 +117,7 @@ func TestParseNoFormat(t *testing.T) {
 		{" \n\t\n", ErrEmpty},
 		{"\xef\xbb\xbf\n", ErrEmpty},
 		{`{"hello":"world"}`, ErrUnknownFormat},
-		{"PNG\x89\x00\x00", ErrUnknownFormat},
+		{"PNG\x89\x00\x00", ErrBinary},
 	} {
 		if _, err := Parse(strings.NewReader(tt.in), "x", nil); !errors.Is(err, tt.want) {
 			t.Errorf("Parse(%q) error = %v, want %v", tt.in, err, tt.want)

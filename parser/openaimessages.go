@@ -1,0 +1,225 @@
+package parser
+
+import (
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Many harnesses save a conversation as the OpenAI chat-completions message
+// list they sent: a JSON array of {"role", "content"} messages, or an
+// object holding it as "messages". Assistant messages carry
+// tool_calls[]{id, function{name, arguments}}, with the arguments as a JSON
+// string, and role "tool" messages answer them by tool_call_id. The legacy
+// form is one function_call{name, arguments} answered by a role "function"
+// message. There is no exit code or error flag: an exit code is read from
+// the result text ("Exit code: N", "exit status N", "<returncode>N</returncode>").
+// A call's message index is the index of its assistant message in the list.
+
+// openAIRoles are the roles of chat-completions messages.
+var openAIRoles = map[string]bool{
+	"system": true, "developer": true, "user": true, "assistant": true, "tool": true, "function": true,
+}
+
+// matchOpenAIMessages accepts a list of chat messages, bare or as
+// "messages", that holds a tool call or a tool result within the head.
+func matchOpenAIMessages(head []byte) bool {
+	var msgs gjson.Result
+	switch jsonStart(head) {
+	case '[':
+		msgs = gjson.ParseBytes(head)
+	case '{':
+		if matchMiniSWEAgent(head) {
+			return false // a list of the same messages, with more to read
+		}
+		msgs = gjson.GetBytes(head, "messages")
+	default:
+		return false
+	}
+	if !msgs.IsArray() {
+		return false
+	}
+	found := false
+	msgs.ForEach(func(_, m gjson.Result) bool {
+		role := m.Get("role")
+		if !m.IsObject() || !openAIRoles[role.String()] {
+			return false
+		}
+		found = m.Get("tool_calls").IsArray() || m.Get("function_call").IsObject() ||
+			m.Get("tool_call_id").Exists() || role.String() == "function"
+		return !found
+	})
+	return found
+}
+
+func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
+	s := &Session{Path: name, Format: "openai-messages", Calls: []*Call{}}
+	data, lines, err := readJSONDoc(r, s)
+	root := gjson.ParseBytes(data)
+	msgs := root
+	if root.IsObject() {
+		msgs = root.Get("messages")
+		s.ID = root.Get("id").String()
+		s.Model = root.Get("model").String()
+	}
+	if !msgs.IsArray() {
+		if len(s.Skipped) == 0 {
+			s.skip(1, `no message list: expected a JSON array of chat messages or an object with "messages"`)
+		}
+		return s, err
+	}
+	byID := make(map[string]*Call)
+	var pending []*Call // calls, in order, for results that give no id
+	i := -1
+	msgs.ForEach(func(_, m gjson.Result) bool {
+		i++
+		if !gjson.Valid(m.Raw) {
+			return false // the cut-off end of a broken file
+		}
+		content := blockText(m.Get("content"))
+		switch role := m.Get("role").String(); role {
+		case "assistant":
+			setOnce(&s.Model, m.Get("model").String())
+			text := content
+			add := func(id string, fn gjson.Result, line int) {
+				c := &Call{Msg: i, ID: id, Tool: fn.Get("name").String(), Status: "no-result",
+					Text: abridgeText(text), Pos: Pos{File: s.Path, Line: line}}
+				c.Kind = KindOf(c.Tool)
+				setArguments(c, fn.Get("arguments"))
+				text = ""
+				s.add(c)
+				if id != "" && byID[id] == nil {
+					byID[id] = c
+				}
+				pending = append(pending, c)
+			}
+			m.Get("tool_calls").ForEach(func(_, tc gjson.Result) bool {
+				if tc.IsObject() {
+					add(tc.Get("id").String(), tc.Get("function"), lines.at(tc.Index))
+				}
+				return true
+			})
+			if fc := m.Get("function_call"); fc.IsObject() {
+				add("", fc, lines.at(fc.Index))
+			}
+		case "tool", "function":
+			var c *Call
+			if id := m.Get("tool_call_id").String(); id != "" {
+				c = byID[id]
+				delete(byID, id)
+			} else {
+				pending = slices.DeleteFunc(pending, func(p *Call) bool { return p.Status != "no-result" })
+				name := m.Get("name").String()
+				for _, p := range pending {
+					if p.Status == "no-result" && (name == "" || p.Tool == name) {
+						c = p
+						break
+					}
+				}
+			}
+			if c == nil || c.Status != "no-result" {
+				s.skip(lines.at(m.Index), "tool result for unknown tool call "+strconv.Quote(m.Get("tool_call_id").String()))
+				return true
+			}
+			c.Status = ""
+			readResultText(c, content)
+		case "user":
+			if s.Title == "" && len(s.Calls) == 0 {
+				s.Title = taskTitle(content)
+			}
+		}
+		return true
+	})
+	sortSkipped(s)
+	return s, err
+}
+
+// setArguments fills in c's input from a tool call's arguments: a JSON
+// object encoded as a string, or, in some logs, the object itself. Shell
+// tools take their command from "command" (a string or an argv array) or
+// "cmd". Arguments that are not a JSON object are taken as a shell tool's
+// command, and kept in Args["arguments"] for other tools.
+func setArguments(c *Call, args gjson.Result) {
+	in := args
+	if args.Type == gjson.String {
+		raw := strings.TrimSpace(args.String())
+		if raw == "" {
+			return
+		}
+		if !gjson.Valid(raw) || !gjson.Parse(raw).IsObject() {
+			if c.Kind == Shell {
+				c.Command = raw
+			} else {
+				c.Args = map[string]string{"arguments": cut(raw, maxArg)}
+			}
+			return
+		}
+		in = gjson.Parse(raw)
+	}
+	setInput(c, in)
+	if c.Kind != Shell || c.Command != "" {
+		return
+	}
+	for _, key := range []string{"command", "cmd"} {
+		v := in.Get(key)
+		switch {
+		case v.Type == gjson.String:
+			c.Command = v.String()
+		case v.IsArray():
+			c.Command = argvCommand(v)
+		default:
+			continue
+		}
+		delete(c.Args, key)
+		return
+	}
+}
+
+// argvCommand turns a command given as an argument vector into one line,
+// unwrapping ["bash", "-lc", "<script>"].
+func argvCommand(v gjson.Result) string {
+	var argv []string
+	for _, a := range v.Array() {
+		argv = append(argv, a.String())
+	}
+	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
+		switch argv[0] {
+		case "bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh":
+			return argv[2]
+		}
+	}
+	return strings.Join(argv, " ")
+}
+
+// exitLineRE matches a line that reports an exit code, as harnesses put
+// first or last in a tool result.
+var exitLineRE = regexp.MustCompile(`(?i)^[\[(]?\s*(?:process |command )?(?:exit(?:ed)?(?: with)? (?:code|status)|return ?code)\s*[:=]?\s*(-?\d+)\b[^\n]*$`)
+
+// readResultText sets c's output and exit code from a tool result's text:
+// mini-swe-agent's <returncode> tags, or a first or last line such as
+// "Exit code: 1", which is then left out of the output.
+func readResultText(c *Call, text string) {
+	if returncodeRE.MatchString(text) {
+		readObservation(c, text)
+		return
+	}
+	lines := strings.Split(strings.TrimRight(text, "\r\n"), "\n")
+	for _, n := range []int{0, len(lines) - 1} {
+		m := exitLineRE.FindStringSubmatch(strings.TrimSpace(lines[n]))
+		if m == nil {
+			continue
+		}
+		code, err := strconv.Atoi(m[1])
+		if err != nil {
+			continue
+		}
+		c.Exit = &code
+		text = strings.Join(append(lines[:n:n], lines[n+1:]...), "\n")
+		break
+	}
+	c.Output = abridge(text)
+}

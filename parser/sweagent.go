@@ -1,0 +1,320 @@
+package parser
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// SWE-agent writes a run as one pretty-printed JSON object, <instance>.traj:
+// {"environment", "trajectory": [step…], "history": [message…], "info",
+// "replay_config"}. Each trajectory step is one call: its "action" is either
+// a shell command or one of SWE-agent's own commands (open, edit, create,
+// str_replace_editor view|create|str_replace…, find_file, submit…), and its
+// "observation" is the output the model saw. Function-calling runs render
+// their tool calls into the same action text; their ids are taken from the
+// assistant messages of "history", which is otherwise read only for the
+// title. The format records no exit codes, no error flags and no times:
+// only the refusals of SWE-agent's own commands ("Your proposed edit has
+// introduced new syntax error(s)", "No replacement was performed", …) are
+// marked as errors. A call's message index is the index of its step in
+// "trajectory".
+
+func matchSWEAgent(head []byte) bool {
+	if jsonStart(head) != '{' {
+		return false
+	}
+	traj := gjson.GetBytes(head, "trajectory")
+	if !traj.IsArray() {
+		return false
+	}
+	if strings.TrimSpace(traj.Raw) == "[]" {
+		// A run that stopped before its first step.
+		return gjson.GetBytes(head, "info").IsObject() || gjson.GetBytes(head, "history").IsArray()
+	}
+	switch firstKey(strings.TrimSpace(traj.Raw)[1:]) {
+	case "action", "observation", "response", "thought", "state", "execution_time", "query":
+		return true
+	}
+	return false
+}
+
+// sweCommands are the commands SWE-agent's tool bundles add to the shell.
+// An action starting with any other word is a shell command.
+var sweCommands = map[string]bool{
+	"open": true, "goto": true, "scroll_up": true, "scroll_down": true, "create": true,
+	"edit": true, "insert": true, "append": true, "find_file": true, "search_dir": true,
+	"search_file": true, "submit": true, "str_replace_editor": true, "filemap": true,
+	"view_image": true, "forfeit": true, "exit_forfeit": true, "skip": true,
+	"exit_cost": true, "exit_context": true, "exit_error": true, "exit_format": true,
+	"exit_api": true,
+}
+
+// sweErrorRE matches the messages with which SWE-agent's own commands refuse
+// an action: the run records no other failure flag.
+var sweErrorRE = regexp.MustCompile(`^(?:Your proposed edit has introduced new syntax error|Usage: |Error: |ERROR: |No file open|File .* not found|Directory .* not found|No replacement was performed|The path \S+ does not exist|Invalid ` + "`" + `)`)
+
+func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
+	s := &Session{Path: name, Format: "swe-agent", Calls: []*Call{}}
+	data, lines, err := readJSONDoc(r, s)
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		if len(s.Skipped) == 0 {
+			s.skip(1, "not a JSON object: expected a SWE-agent trajectory")
+		}
+		return s, err
+	}
+	info := root.Get("info")
+	s.Agent = info.Get("swe_agent_version").String()
+	rc := root.Get("replay_config")
+	if rc.Type == gjson.String && gjson.Valid(rc.String()) {
+		rc = gjson.Parse(rc.String())
+	}
+	s.ID = rc.Get("problem_statement.id").String()
+	s.Model = rc.Get("agent.model.name").String()
+	setOnce(&s.Model, rc.Get("agent.model.model_name").String())
+	s.Title = sweTitle(root.Get("history"), rc)
+	ids := newSWECallIDs(root.Get("history"))
+
+	i := -1
+	root.Get("trajectory").ForEach(func(_, step gjson.Result) bool {
+		i++
+		if !gjson.Valid(step.Raw) {
+			return false // the cut-off end of a broken file
+		}
+		state := step.Get("state")
+		if state.Type == gjson.String && gjson.Valid(state.String()) {
+			state = gjson.Parse(state.String()) // older runs store it as JSON text
+		}
+		setOnce(&s.Cwd, state.Get("working_dir").String())
+		action := strings.TrimSpace(step.Get("action").String())
+		if action == "" {
+			return true // a step whose reply held no command
+		}
+		text := step.Get("thought").String()
+		if strings.TrimSpace(text) == "" {
+			text = step.Get("response").String()
+		}
+		c := &Call{
+			Msg:    i,
+			Output: abridge(step.Get("observation").String()),
+			Text:   abridgeText(text),
+			Pos:    Pos{File: s.Path, Line: lines.at(step.Index)},
+		}
+		openFile := state.Get("open_file").String()
+		if openFile == "n/a" {
+			openFile = ""
+		}
+		c.ID = ids.next(action)
+		sweAction(c, action, openFile)
+		if c.Kind != Shell && sweErrorRE.MatchString(strings.TrimSpace(c.Output)) {
+			c.IsError = true
+		}
+		s.add(c)
+		return true
+	})
+	sortSkipped(s)
+	return s, err
+}
+
+// sweCallIDs hands out the tool call ids of a function-calling run: its
+// history holds the assistant messages, with their action text and
+// tool_calls, in the order of the trajectory steps.
+type sweCallIDs struct {
+	actions []string // action text of each assistant message, trimmed
+	ids     []string // id of its first tool call, or ""
+	after   int      // index of the message after the last one matched
+	used    map[string]bool
+}
+
+func newSWECallIDs(history gjson.Result) *sweCallIDs {
+	t := &sweCallIDs{used: make(map[string]bool)}
+	history.ForEach(func(_, m gjson.Result) bool {
+		if m.Get("role").String() == "assistant" && !m.Get("is_demo").Bool() {
+			t.actions = append(t.actions, strings.TrimSpace(m.Get("action").String()))
+			t.ids = append(t.ids, m.Get("tool_calls.0.id").String())
+		}
+		return true
+	})
+	return t
+}
+
+// next returns the id of the tool call behind the next step, whose trimmed
+// action text is action, or "" when the history shows none. Replayed
+// demonstrations reuse ids; only the first use of an id is taken.
+func (t *sweCallIDs) next(action string) string {
+	for j := t.after; j < len(t.actions); j++ {
+		if t.actions[j] != action {
+			continue
+		}
+		t.after = j + 1
+		id := t.ids[j]
+		if id == "" || t.used[id] {
+			return ""
+		}
+		t.used[id] = true
+		return id
+	}
+	return ""
+}
+
+// sweAction fills in c's tool, kind, command and file from a step's action.
+// openFile is the file SWE-agent's editor had open, which edit, insert,
+// goto and the scroll commands work on.
+func sweAction(c *Call, action, openFile string) {
+	f := commandFields(action, 3)
+	if len(f) == 0 || !sweCommands[f[0]] {
+		c.Tool, c.Kind, c.Command = "bash", Shell, action
+		return
+	}
+	c.Tool = f[0]
+	c.Kind = KindOf(c.Tool)
+	arg := func(n int) string {
+		if n < len(f) {
+			return f[n]
+		}
+		return ""
+	}
+	switch c.Tool {
+	case "open", "create", "filemap", "view_image":
+		c.File = arg(1)
+	case "edit", "insert", "append", "goto", "scroll_up", "scroll_down":
+		c.File = openFile
+	case "search_file":
+		c.File = arg(2)
+		if c.File == "" {
+			c.File = openFile
+		}
+	case "str_replace_editor":
+		sub := arg(1)
+		c.File = arg(2)
+		switch sub {
+		case "view":
+			c.Kind = Read
+		case "create":
+			c.Kind = Write
+		}
+		c.Args = map[string]string{"command": sub}
+	}
+	if c.Args == nil {
+		c.Args = make(map[string]string)
+	}
+	c.Args["action"] = cut(action, maxArg)
+}
+
+// sweTitle returns the first line of the issue the run worked on.
+func sweTitle(history, rc gjson.Result) string {
+	title := ""
+	history.ForEach(func(_, m gjson.Result) bool {
+		if m.Get("role").String() != "user" || m.Get("is_demo").Bool() {
+			return true
+		}
+		text := blockText(m.Get("content"))
+		if _, issue, ok := strings.Cut(text, "ISSUE:\n"); ok {
+			title = firstLine(issue, 100)
+		}
+		return title == ""
+	})
+	if title == "" {
+		title = firstLine(rc.Get("problem_statement.text").String(), 100)
+	}
+	return title
+}
+
+// commandFields returns the first n words of a command's first line.
+// Single and double quotes group words and are removed; this is enough for
+// the file arguments of agent commands, not a shell parser.
+func commandFields(s string, n int) []string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	var out []string
+	for len(out) < n {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			return out
+		}
+		var w strings.Builder
+		i := 0
+		quote := byte(0)
+	word:
+		for ; i < len(s); i++ {
+			ch := s[i]
+			switch {
+			case quote != 0 && ch == quote:
+				quote = 0
+			case quote != 0:
+				w.WriteByte(ch)
+			case ch == '\'' || ch == '"':
+				quote = ch
+			case ch == ' ' || ch == '\t':
+				break word
+			default:
+				w.WriteByte(ch)
+			}
+		}
+		out = append(out, w.String())
+		s = s[i:]
+	}
+	return out
+}
+
+// readJSONDoc reads a whole JSON document. Invalid JSON, such as a file cut
+// off while it was written, is reported in s.Skipped at the line of the
+// error; gjson still reads the document up to there. A read error comes
+// back wrapped, with the data read before it.
+func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		err = fmt.Errorf("read %s: %w", s.Path, err)
+	}
+	lines := &lineCounter{data: data, line: 1}
+	if len(data) > 0 && !gjson.ValidBytes(data) {
+		msg, off := jsonError(data)
+		line := 0
+		if off >= 0 {
+			line = lines.at(int(off))
+		}
+		s.skip(line, msg+"; calls before it are still read")
+	}
+	return data, lines, err
+}
+
+// sortSkipped puts a whole-document decoder's skipped records in input
+// order: the document's syntax error is found first but may lie after
+// records reported later.
+func sortSkipped(s *Session) {
+	sort.SliceStable(s.Skipped, func(i, j int) bool { return s.Skipped[i].Pos.Line < s.Skipped[j].Pos.Line })
+}
+
+// jsonStart returns the first byte of data that is not white space, or 0.
+func jsonStart(data []byte) byte {
+	for _, b := range data {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return b
+		}
+	}
+	return 0
+}
+
+// firstKey returns the first key of the JSON object that raw starts with,
+// after white space, even when the object is cut off after the key.
+func firstKey(raw string) string {
+	raw = strings.TrimLeft(raw, " \t\r\n")
+	if !strings.HasPrefix(raw, "{") {
+		return ""
+	}
+	raw = strings.TrimLeft(raw[1:], " \t\r\n")
+	if !strings.HasPrefix(raw, `"`) {
+		return ""
+	}
+	key, _, ok := strings.Cut(raw[1:], `"`)
+	if !ok {
+		return ""
+	}
+	return key
+}
