@@ -13,6 +13,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/parser"
@@ -22,6 +25,8 @@ import (
 type inputs struct {
 	Paths       []string `arg:"" optional:"" name:"path" help:"Transcript files or directories (searched recursively); \"-\" reads standard input. With none, the agents' default locations are read."`
 	InputFormat string   `name:"input-format" short:"i" default:"auto" enum:"${input_formats}" help:"Read every input as this format (${enum}); auto recognizes each from its content."`
+	Since       string   `help:"Only sessions active at or after this time: a date (2026-03-01), a date and time (2026-03-01T14:00), or a span back from now (36h, 7d, 2w)."`
+	Until       string   `help:"Only sessions that started at or before this time, written as for --since."`
 }
 
 // A source is one transcript to read.
@@ -32,8 +37,9 @@ type source struct {
 
 // A result is what reading one source gave.
 type result struct {
-	report *analyzer.SessionReport // nil if nothing could be read
-	err    error
+	report  *analyzer.SessionReport // nil if nothing could be read
+	err     error
+	modTime time.Time // when the file was last written; zero for stdin
 }
 
 // maxWarnings bounds the malformed-record warnings printed per file.
@@ -51,7 +57,11 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 			return nil, err
 		}
 	}
-	sources := w.expand(paths)
+	period, err := in.period(env.now())
+	if err != nil {
+		return nil, err
+	}
+	sources := w.expand(paths, period)
 	var format *parser.Format
 	if in.InputFormat != "auto" {
 		format = parser.Lookup(in.InputFormat)
@@ -78,7 +88,7 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 		case r.err != nil:
 			w.fail("%v", r.err)
 		}
-		if r.report == nil {
+		if r.report == nil || !period.holds(r.report.Session, r.modTime) {
 			continue
 		}
 		s := r.report.Session
@@ -97,7 +107,7 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	if unknown > 0 {
 		w.warn("retrace: skipped %d files of no known transcript format", unknown)
 	}
-	if len(reports) == 0 && !w.failed {
+	if len(reports) == 0 && !w.failed && period.isZero() {
 		w.fail("retrace: no transcripts found in %s", strings.Join(paths, ", "))
 	}
 	rep := analyzer.Combine(reports)
@@ -109,7 +119,9 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 
 // expand turns the arguments into the transcripts to read, walking
 // directories in lexical order. Paths that cannot be read are reported.
-func (w *warner) expand(paths []string) []source {
+// Files found in directories that were last written before the period are
+// passed over unread.
+func (w *warner) expand(paths []string, per period) []source {
 	var sources []source
 	for _, p := range paths {
 		if p == "-" {
@@ -136,9 +148,15 @@ func (w *warner) expand(paths []string) []source {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
-				sources = append(sources, source{name: path})
+			if !d.Type().IsRegular() {
+				return nil
 			}
+			if !per.since.IsZero() {
+				if fi, err := d.Info(); err == nil && fi.ModTime().Before(per.since) {
+					return nil
+				}
+			}
+			sources = append(sources, source{name: path})
 			return nil
 		})
 		if err != nil {
@@ -171,37 +189,50 @@ func readAll(sources []source, format *parser.Format, stdin io.Reader) []result 
 // read parses and analyzes one source.
 func read(src source, format *parser.Format, stdin io.Reader) result {
 	var r io.Reader = stdin
+	var modTime time.Time
 	if src.name != "<stdin>" {
 		f, err := os.Open(src.name)
 		if err != nil {
 			return result{err: errors.New(pathError(err))}
 		}
 		defer f.Close()
+		if fi, err := f.Stat(); err == nil {
+			modTime = fi.ModTime()
+		}
 		r = f
 	}
-	r, err := decompress(r, src.name)
+	r, closeFn, err := decompress(r, src.name)
 	if err != nil {
 		return result{err: err}
 	}
+	defer closeFn()
 	s, err := parser.Parse(r, src.name, format)
 	if s == nil {
 		return result{err: err}
 	}
-	return result{report: analyzer.AnalyzeSession(s), err: err}
+	return result{report: analyzer.AnalyzeSession(s), err: err, modTime: modTime}
 }
 
-// decompress reads gzip-compressed input transparently.
-func decompress(r io.Reader, name string) (io.Reader, error) {
+// decompress reads gzip- and zstd-compressed input transparently, knowing
+// them by their magic numbers. The returned function releases the decoder.
+func decompress(r io.Reader, name string) (io.Reader, func(), error) {
 	br := bufio.NewReader(r)
-	magic, _ := br.Peek(2)
-	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		return br, nil
+	magic, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return zr, func() {}, nil
+	case bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return zr, zr.Close, nil
 	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	return zr, nil
+	return br, func() {}, nil
 }
 
 // pathError words a file system error the way ls and cat do:
@@ -218,33 +249,6 @@ func pathError(err error) string {
 		return pe.Path + ": " + msg
 	}
 	return err.Error()
-}
-
-// defaultPaths returns the agents' default transcript folders that exist,
-// saying on stderr which were found.
-func defaultPaths(env *Env, w *warner) ([]string, error) {
-	var candidates []string
-	if dirs := env.Getenv("CLAUDE_CONFIG_DIR"); dirs != "" {
-		for _, d := range strings.Split(dirs, ",") {
-			candidates = append(candidates, filepath.Join(strings.TrimSpace(d), "projects"))
-		}
-	} else if home := env.Getenv("HOME"); home != "" {
-		candidates = append(candidates,
-			filepath.Join(home, ".claude", "projects"),
-			filepath.Join(home, ".config", "claude", "projects"))
-	}
-	var found []string
-	for _, c := range candidates {
-		if fi, err := os.Stat(c); err == nil && fi.IsDir() {
-			found = append(found, c)
-			w.warn("retrace: reading Claude Code sessions in %s", c)
-		}
-	}
-	if len(found) == 0 {
-		return nil, usageError("no transcripts found in the default locations (" + strings.Join(candidates, ", ") +
-			").\nName transcript files or directories: retrace summary PATH...; opencode sessions are read from \"opencode export <id> > session.json\"")
-	}
-	return found, nil
 }
 
 // A warner prints problems with the input on stderr and remembers whether

@@ -26,6 +26,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -63,6 +64,8 @@ type Env struct {
 	// Terminal reports whether standard output is a terminal.
 	Terminal bool
 	Getenv   func(string) string
+	// Now tells the time, for --since 7d; nil means time.Now.
+	Now func() time.Time
 }
 
 const description = `retrace reads coding-agent transcripts (Claude Code session logs, opencode
@@ -169,6 +172,14 @@ func versionString() string {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// now returns the current time.
+func (env *Env) now() time.Time {
+	if env.Now == nil {
+		return time.Now()
+	}
+	return env.Now()
 }
 
 // color reports whether table output may use colour: only on a terminal,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/klauspost/compress/zstd"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -36,6 +37,16 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// zstd IN OUT compresses a file, for machines without the tool.
+			"zstd": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: zstd IN OUT")
+				}
+				enc, err := zstd.NewWriter(nil)
+				ts.Check(err)
+				data := enc.EncodeAll([]byte(ts.ReadFile(args[0])), nil)
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
+			},
 			// exits N cmd args... runs cmd and checks its exit status is N.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
