@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/parser"
 )
 
 // TestREADME runs every retrace command of the README's shell blocks
@@ -47,5 +49,19 @@ func TestREADME(t *testing.T) {
 	}
 	if examples < 3 {
 		t.Errorf("found %d retrace examples in README.md, want at least 3", examples)
+	}
+}
+
+// TestREADMEFormats checks that the README's format table names every
+// format retrace reads.
+func TestREADMEFormats(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range parser.Formats() {
+		if !strings.Contains(string(readme), "| `"+f.Name+"` |") {
+			t.Errorf("README.md has no row for the format %s", f.Name)
+		}
 	}
 }
