@@ -53,6 +53,8 @@ func Summary(w io.Writer, o Options, r *analyzer.Report) error {
 // Errors writes one entry per failed call.
 func Errors(w io.Writer, o Options, failures []*analyzer.Failure) error {
 	switch o.Format {
+	case CSV:
+		return errorsCSV(w, failures)
 	case JSON:
 		return writeJSON(w, "errors", nonNil(failures))
 	case JSONL:
@@ -64,6 +66,8 @@ func Errors(w io.Writer, o Options, failures []*analyzer.Failure) error {
 // Pairs writes one entry per failure chain.
 func Pairs(w io.Writer, o Options, chains []*analyzer.Chain) error {
 	switch o.Format {
+	case CSV:
+		return pairsCSV(w, chains)
 	case JSON:
 		return writeJSON(w, "pairs", nonNil(chains))
 	case JSONL:
@@ -75,6 +79,8 @@ func Pairs(w io.Writer, o Options, chains []*analyzer.Chain) error {
 // Bench writes one entry per benchmark number.
 func Bench(w io.Writer, o Options, bench []*analyzer.Bench) error {
 	switch o.Format {
+	case CSV:
+		return benchCSV(w, bench)
 	case JSON:
 		return writeJSON(w, "bench", nonNil(bench))
 	case JSONL:

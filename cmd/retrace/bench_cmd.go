@@ -7,7 +7,7 @@ import (
 
 type benchCmd struct {
 	inputs
-	Format string `short:"f" enum:"${formats}" default:"table" help:"Output format (${enum})."`
+	Format string `short:"f" enum:"${formats},csv" default:"table" help:"Output format (${enum})."`
 	Failed bool   `help:"Include numbers printed by calls that failed."`
 }
 

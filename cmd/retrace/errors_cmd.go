@@ -9,7 +9,7 @@ import (
 
 type errorsCmd struct {
 	inputs
-	Format   string   `short:"f" enum:"${formats}" default:"table" help:"Output format (${enum})."`
+	Format   string   `short:"f" enum:"${formats},csv" default:"table" help:"Output format (${enum})."`
 	Category []string `short:"c" help:"Only failures of these categories (cli-usage, command-not-found, exception, …; repeat or separate with commas)."`
 }
 

@@ -7,7 +7,7 @@ import (
 
 type pairsCmd struct {
 	inputs
-	Format     string `short:"f" enum:"${formats}" default:"table" help:"Output format (${enum})."`
+	Format     string `short:"f" enum:"${formats},csv" default:"table" help:"Output format (${enum})."`
 	Unresolved bool   `help:"Only failures that no later call fixed."`
 }
 

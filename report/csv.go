@@ -1,0 +1,105 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/retrace-dev/retrace/analyzer"
+)
+
+// CSV is the output format for spreadsheets, for errors, pairs and bench.
+const CSV = "csv"
+
+// writeCSV writes a header and rows. Cells that a spreadsheet would take
+// for a formula (starting with = + - @, a tab or a carriage return) are
+// prefixed with a quote, and transcript text is cleaned of control
+// characters.
+func writeCSV(w io.Writer, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		for i, cell := range r {
+			r[i] = csvCell(cell)
+		}
+		if err := cw.Write(r); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func csvCell(s string) string {
+	s = clean(s, 32000)
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func errorsCSV(w io.Writer, failures []*analyzer.Failure) error {
+	header := []string{"session", "format", "call_id", "msg", "tool", "target", "category", "parser", "message",
+		"bad_flags", "valid_flags", "suggestions", "fixed_by", "fixed_msg", "attempts", "exit_code", "evidence"}
+	var rows [][]string
+	for _, f := range failures {
+		rows = append(rows, []string{f.Session.Path, f.Session.Format, f.CallID, strconv.Itoa(f.Msg), f.Tool, f.Target,
+			string(f.Category), f.Parser, f.Message, strings.Join(f.BadFlags, " "), strings.Join(f.ValidFlags, " "),
+			strings.Join(f.Suggestions, " "), deref(f.FixedBy), intOrEmpty(f.FixedMsg), strconv.Itoa(f.Attempts),
+			intOrEmpty(f.Exit), f.Evidence})
+	}
+	return writeCSV(w, header, rows)
+}
+
+func pairsCSV(w io.Writer, chains []*analyzer.Chain) error {
+	header := []string{"session", "format", "call_id", "msg", "target", "category", "message", "retries",
+		"fix_call_id", "fix_msg", "fix_kind", "change", "offered_by_usage", "between", "cost_messages", "cost_calls",
+		"cost_seconds", "result"}
+	var rows [][]string
+	for _, ch := range chains {
+		f := ch.Failure
+		fixID, fixMsg, kind := "", "", ""
+		if ch.Fix != nil {
+			fixID, fixMsg, kind = ch.Fix.CallID, strconv.Itoa(ch.Fix.Msg), string(ch.Fix.Kind)
+		}
+		rows = append(rows, []string{f.Session.Path, f.Session.Format, f.CallID, strconv.Itoa(f.Msg), f.Target,
+			string(f.Category), f.Message, strconv.Itoa(len(ch.Retries)), fixID, fixMsg, kind, change(ch),
+			strconv.FormatBool(ch.OfferedByUsage), strconv.Itoa(len(ch.Between)), strconv.Itoa(ch.Cost.Messages),
+			strconv.Itoa(ch.Cost.Calls), strconv.FormatFloat(ch.Cost.Seconds, 'f', -1, 64), headline(ch.Benchmarks)})
+	}
+	return writeCSV(w, header, rows)
+}
+
+func benchCSV(w io.Writer, bench []*analyzer.Bench) error {
+	header := []string{"session", "format", "call_id", "msg", "target", "label", "value", "unit", "context", "failed"}
+	var rows [][]string
+	for _, b := range bench {
+		var ctx []string
+		for _, k := range slices.Sorted(maps.Keys(b.Context)) {
+			ctx = append(ctx, k+"="+b.Context[k])
+		}
+		rows = append(rows, []string{b.Session.Path, b.Session.Format, b.CallID, strconv.Itoa(b.Msg), b.Target,
+			b.Label, strconv.FormatFloat(b.Value, 'f', -1, 64), b.Unit, strings.Join(ctx, " "), strconv.FormatBool(b.Failed)})
+	}
+	return writeCSV(w, header, rows)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func intOrEmpty(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return fmt.Sprint(*n)
+}
