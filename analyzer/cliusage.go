@@ -6,16 +6,19 @@ import (
 	"strings"
 )
 
-// This file recognizes the usage errors of command-line parsers. Each
-// matcher needs the parser's whole shape, its usage line and its error line,
-// so that text merely mentioning "error:" is not taken for one.
+// This file recognizes the usage errors of command-line parsers whose
+// output has a shape of its own. Each matcher needs the parser's whole
+// shape, its usage line and its error line, so that text merely mentioning
+// "error:" is not taken for one. The other parsers are data, in families.go.
 
 var (
 	argparseErrorRE  = regexp.MustCompile(`(?m)^(.+?): error: (.+)$`)
 	argparseArgRE    = regexp.MustCompile(`^argument (\S+?)(?:/\S+)?: (.*)$`)
 	argparseChoiceRE = regexp.MustCompile(`invalid choice: '(.*?)'(?:, maybe you meant '(.*?)'\?)? \(choose from (.*)\)`)
+	argparseWithRE   = regexp.MustCompile(`not allowed with argument (\S+)`)
 	quotedRE         = regexp.MustCompile(`'([^']*)'`)
-	flagRE           = regexp.MustCompile(`(?:^|[\s\[(|,{])(--?[A-Za-z0-9][\w.-]*)`)
+	flagRE           = regexp.MustCompile(`(?:^|[\s\[(|,{=])(--?[A-Za-z0-9][\w.-]*)`)
+	clusterRE        = regexp.MustCompile(`\[-([A-Za-z0-9]{2,})\]`)
 )
 
 // matchArgparse recognizes Python argparse: a "usage: PROG …" block
@@ -56,7 +59,13 @@ func explainArgparse(d *Diagnosis, msg string) {
 		return
 	}
 	d.BadFlags = []string{m[1]}
+	if w := argparseWithRE.FindStringSubmatch(m[2]); w != nil {
+		d.BadFlags = append(d.BadFlags, w[1])
+	}
 	if c := argparseChoiceRE.FindStringSubmatch(m[2]); c != nil {
+		if !strings.HasPrefix(m[1], "-") {
+			d.BadFlags = []string{c[1]} // a positional, such as a subcommand: the word typed
+		}
 		if c[2] != "" {
 			d.Suggestions = []string{c[2]}
 		}
@@ -73,10 +82,12 @@ var (
 	clickUsageRE = regexp.MustCompile(`(?m)^Usage: \S+`)
 	clickErrorRE = regexp.MustCompile(`(?m)^Error: (.+)$`)
 	clickMeantRE = regexp.MustCompile(`(?:Did you mean|Possible options:) ([^)?]+)`)
+	clickIsNotRE = regexp.MustCompile(`is not one of (.*)\.$`)
+	typerBoxRE   = regexp.MustCompile(`(?m)^╭─+ Error ─+╮$`)
 )
 
-// matchClick recognizes Python click and typer: "Usage: PROG …", then
-// "Error: MESSAGE".
+// matchClick recognizes Python click: "Usage: PROG …", then "Error:
+// MESSAGE".
 func matchClick(out string, _ *Command, _ bool) *Diagnosis {
 	loc := clickUsageRE.FindStringIndex(out)
 	if loc == nil {
@@ -91,13 +102,11 @@ func matchClick(out string, _ *Command, _ bool) *Diagnosis {
 	return d
 }
 
-var typerBoxRE = regexp.MustCompile(`(?m)^╭─+ Error ─+╮$`)
-
-// matchTyper recognizes typer's usage errors, which click prints in a box:
-// "Usage: PROG …", then "╭─ Error ─╮ │ MESSAGE │ ╰─╯".
+// matchTyper recognizes typer's usage errors, which click's message in a
+// box: "╭─ Error ─╮ │ MESSAGE │ ╰─╯", usually after "Usage: PROG …".
 func matchTyper(out string, _ *Command, _ bool) *Diagnosis {
 	loc := typerBoxRE.FindStringIndex(out)
-	if loc == nil || !clickUsageRE.MatchString(out[:loc[0]]) {
+	if loc == nil {
 		return nil
 	}
 	var msg []string
@@ -118,28 +127,39 @@ func matchTyper(out string, _ *Command, _ bool) *Diagnosis {
 	return d
 }
 
-// clickDiagnosis reads the details of a click error message.
+// clickDiagnosis reads the details of a click error message, in the
+// wordings of click 7 and 8: "No such option: -x", "No such option
+// '--format'. Did you mean '--fmt'?".
 func clickDiagnosis(parser, msg string) *Diagnosis {
 	d := &Diagnosis{Category: CLIUsage, Parser: parser, Message: cut(msg, 200)}
+	quoted := func() string {
+		if q := quotedRE.FindStringSubmatch(msg); q != nil {
+			return q[1]
+		}
+		return ""
+	}
 	switch {
 	case strings.HasPrefix(msg, "No such option: "):
 		d.BadFlags = flagWords(strings.Fields(strings.TrimPrefix(msg, "No such option: "))[:1])
-	case strings.HasPrefix(msg, "Missing option "):
-		if q := quotedRE.FindStringSubmatch(msg); q != nil {
-			d.Missing = []string{q[1]}
+	case strings.HasPrefix(msg, "No such option '"):
+		d.BadFlags = []string{quoted()}
+	case strings.HasPrefix(msg, "Missing option ") || strings.HasPrefix(msg, "Missing argument "):
+		if q := quoted(); q != "" {
+			d.Missing = []string{q}
 		}
 	case strings.HasPrefix(msg, "Invalid value for "):
-		if q := quotedRE.FindStringSubmatch(msg); q != nil {
-			d.BadFlags = flagWords(strings.Fields(q[1])[:1])
+		if f := strings.Fields(quoted()); len(f) > 0 {
+			d.BadFlags = flagWords(f[:1])
+		}
+		if c := clickIsNotRE.FindStringSubmatch(msg); c != nil {
+			d.Choices = listWords(c[1])
 		}
 	case strings.HasPrefix(msg, "Got unexpected extra argument"):
 		if i, j := strings.IndexByte(msg, '('), strings.LastIndexByte(msg, ')'); i >= 0 && j > i {
 			d.BadFlags = strings.Fields(msg[i+1 : j])
 		}
 	case strings.HasPrefix(msg, "No such command "):
-		if q := quotedRE.FindStringSubmatch(msg); q != nil {
-			d.BadFlags = []string{q[1]}
-		}
+		d.BadFlags = []string{quoted()}
 	}
 	if s := clickMeantRE.FindStringSubmatch(msg); s != nil {
 		d.Suggestions = listWords(s[1])
@@ -148,33 +168,61 @@ func clickDiagnosis(parser, msg string) *Diagnosis {
 }
 
 var (
-	clapErrorRE = regexp.MustCompile(`(?m)^error: (.+)$`)
-	clapTipRE   = regexp.MustCompile(`(?m)^\s*tip: (?:a similar|some similar) \w+ exists?: (.+)$`)
+	clapErrorRE    = regexp.MustCompile(`(?m)^error: (.+)$`)
+	clapTipRE      = regexp.MustCompile(`(?m)^\s*tip: (?:a similar|some similar) \w+ exists?: (.+)$`)
+	clapPossibleRE = regexp.MustCompile(`\[possible values: ([^\]]*)\]`)
 )
 
-// matchClap recognizes Rust's clap: "error: MESSAGE", an optional "tip:",
-// then "Usage: PROG …" and "For more information, try '--help'."
+// matchClap recognizes Rust's clap: "error: MESSAGE", optional tips, the
+// usage, and "For more information, try '--help'."
 func matchClap(out string, _ *Command, _ bool) *Diagnosis {
 	m := clapErrorRE.FindStringSubmatchIndex(out)
-	if m == nil || !strings.Contains(out[m[1]:], "Usage: ") || !strings.Contains(out[m[1]:], "For more information, try") {
+	if m == nil || !strings.Contains(out[m[1]:], "For more information, try '--help'") {
 		return nil
 	}
 	msg := strings.TrimSpace(out[m[2]:m[3]])
-	d := &Diagnosis{Category: CLIUsage, Parser: "clap", Message: cut(msg, 200)}
-	d.ValidFlags = usageFlags(usageBlock(out, "Usage: "))
+	rest := out[m[1]:]
+	if strings.HasSuffix(msg, ":") {
+		// A lead-in: the lines after it, up to a blank line, complete it.
+		var items []string
+		for line := range strings.Lines(strings.TrimLeft(rest, "\r\n")) {
+			if strings.TrimSpace(line) == "" {
+				break
+			}
+			items = append(items, strings.TrimSpace(line))
+		}
+		msg += " " + strings.Join(items, " ")
+		if strings.HasPrefix(msg, "the following required arguments were not provided:") {
+			d := &Diagnosis{Missing: items}
+			return clapDiagnosis(d, msg, out)
+		}
+	}
+	d := &Diagnosis{}
 	if strings.HasPrefix(msg, "unexpected argument ") || strings.HasPrefix(msg, "invalid value ") {
 		// The flag is in the last quotes: '--count <COUNT>'.
 		if q := quotedRE.FindAllStringSubmatch(msg, -1); q != nil {
 			if f := strings.Fields(q[len(q)-1][1]); len(f) > 0 {
 				d.BadFlags = flagWords(f[:1])
+				if len(d.BadFlags) == 0 {
+					d.BadFlags = f[:1]
+				}
 			}
 		}
 	}
-	if t := clapTipRE.FindStringSubmatch(out); t != nil {
+	if t := clapTipRE.FindStringSubmatch(rest); t != nil {
 		for _, q := range quotedRE.FindAllStringSubmatch(t[1], -1) {
 			d.Suggestions = append(d.Suggestions, q[1])
 		}
 	}
+	if p := clapPossibleRE.FindStringSubmatch(rest); p != nil {
+		d.Choices = listWords(p[1])
+	}
+	return clapDiagnosis(d, msg, out)
+}
+
+func clapDiagnosis(d *Diagnosis, msg, out string) *Diagnosis {
+	d.Category, d.Parser, d.Message = CLIUsage, "clap", cut(msg, 200)
+	d.ValidFlags = usageFlags(usageBlock(out, "Usage: "))
 	return d
 }
 
@@ -182,10 +230,12 @@ var (
 	goFlagErrorRE = regexp.MustCompile(`(?m)^(flag provided but not defined: (-\S+)|invalid value .* for flag (-\S+): .*|flag needs an argument: (-\S+))$`)
 	goFlagUsageRE = regexp.MustCompile(`(?m)^Usage of \S+:$`)
 	goFlagDefRE   = regexp.MustCompile(`(?m)^  (-[\w.-]+)`)
+	goUsageRE     = regexp.MustCompile(`(?m)^usage: go \w+ (.*)$`)
 )
 
 // matchGoFlag recognizes Go's flag package: "flag provided but not
-// defined: -x" and the "Usage of PROG:" list of flags.
+// defined: -x" and the "Usage of PROG:" list of flags; or the go command's
+// own "usage: go test …" line.
 func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 	m := goFlagErrorRE.FindStringSubmatch(out)
 	if m == nil {
@@ -202,10 +252,33 @@ func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 	}
 	if loc := goFlagUsageRE.FindStringIndex(out); loc != nil {
 		for _, f := range goFlagDefRE.FindAllStringSubmatch(out[loc[1]:], -1) {
-			if !slices.Contains(d.ValidFlags, f[1]) {
+			if f[1] != "-h" && f[1] != "-help" && !slices.Contains(d.ValidFlags, f[1]) {
 				d.ValidFlags = append(d.ValidFlags, f[1])
 			}
 		}
+	} else if u := goUsageRE.FindStringSubmatch(out); u != nil {
+		d.ValidFlags = usageFlags(u[1])
+	}
+	return d
+}
+
+var hfUnusedRE = regexp.MustCompile(`(?s)ValueError: (Some specified arguments are not used by the HfArgumentParser: \[[^\]]*\])`)
+
+// matchHfArgparser recognizes Hugging Face's HfArgumentParser, which
+// raises a ValueError listing the arguments it did not use; the traceback
+// says where the parser was called.
+func matchHfArgparser(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
+	m := hfUnusedRE.FindStringSubmatch(out)
+	if m == nil {
+		return nil
+	}
+	msg := strings.Join(strings.Fields(m[1]), " ")
+	d := &Diagnosis{Category: CLIUsage, Parser: "hfargparser", Message: cut(msg, 200)}
+	d.BadFlags = flagWords(listWords(msg[strings.IndexByte(msg, '['):]))
+	if t := matchTraceback(out, cmd, false); t != nil && t.Exception != nil {
+		d.Exception = t.Exception
+		d.Exception.Message = cut(msg, 200)
+		d.Exception.Innermost = ""
 	}
 	return d
 }
@@ -241,16 +314,32 @@ func usageBlock(out, prefix string) string {
 	return rest[:end]
 }
 
-// usageFlags lists the flags a usage text names, in order, without the
-// help flags every parser has.
+// usageFlags lists the flags a usage or help text names, in order, without
+// the help flags every parser has. A cluster of letters, "[-46AaC]", is
+// each of its letters.
 func usageFlags(usage string) []string {
 	var flags []string
-	for _, m := range flagRE.FindAllStringSubmatch(usage, -1) {
-		f := m[1]
-		if f == "-h" || f == "--help" || slices.Contains(flags, f) {
-			continue
+	add := func(f string) {
+		if f != "-h" && f != "--help" && !slices.Contains(flags, f) {
+			flags = append(flags, f)
 		}
-		flags = append(flags, f)
+	}
+	for len(usage) > 0 {
+		c := clusterRE.FindStringSubmatchIndex(usage)
+		end := len(usage)
+		if c != nil {
+			end = c[0]
+		}
+		for _, m := range flagRE.FindAllStringSubmatch(usage[:end], -1) {
+			add(m[1])
+		}
+		if c == nil {
+			break
+		}
+		for _, letter := range usage[c[2]:c[3]] {
+			add("-" + string(letter))
+		}
+		usage = usage[c[1]:]
 	}
 	return flags
 }

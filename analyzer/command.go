@@ -35,8 +35,10 @@ type Command struct {
 	// ("tail", "grep"), whose exit status hides the command's own.
 	Filters []string
 	// Masked reports that the line's exit status does not reflect the
-	// command's: it is piped into a filter or followed by `|| true`.
-	Masked bool
+	// command's: it is piped into a filter or followed by `|| true`;
+	// Ignored, that it is the latter: the line chose to go on whatever
+	// happened.
+	Masked, Ignored bool
 	// Writes lists the files the line's redirections write, other than
 	// /dev/null.
 	Writes []string
@@ -114,7 +116,8 @@ func (c *Command) parse(line string, depth int) {
 			c.Filters = append(c.Filters, t)
 		}
 	}
-	c.Masked = c.Masked || s.masked
+	c.Masked = c.Masked || s.masked || s.ignored
+	c.Ignored = c.Ignored || s.ignored
 	c.Argv = s.argv
 	c.peel(depth)
 }
@@ -200,7 +203,8 @@ type simple struct {
 	argv    []string
 	env     []string
 	filters [][]string // the later stages of its pipeline
-	masked  bool
+	masked  bool       // piped into a filter
+	ignored bool       // followed by `|| …`
 	writes  []string
 }
 
@@ -239,7 +243,11 @@ func collect(out []simple, st *syntax.Stmt, masked bool) []simple {
 			out = append(out, pipeline(x))
 		case syntax.OrStmt:
 			// `cmd || true` and `cmd || echo failed` hide cmd's status.
-			out = collect(out, x.X, true)
+			n := len(out)
+			out = collect(out, x.X, masked)
+			for i := n; i < len(out); i++ {
+				out[i].ignored = true
+			}
 			out = collect(out, x.Y, masked)
 		default:
 			out = collect(out, x.X, masked)

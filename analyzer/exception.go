@@ -24,6 +24,39 @@ var exceptionCategories = map[string]Category{
 	"MemoryError": OutOfMemory, "OutOfMemoryError": OutOfMemory,
 }
 
+// errorCodes send the error codes an exception's message may carry to the
+// category they name.
+var errorCodes = []struct {
+	code string
+	cat  Category
+}{
+	{"ECONNREFUSED", Connection}, {"ECONNRESET", Connection}, {"ENOTFOUND", Connection},
+	{"ETIMEDOUT", Timeout}, {"EACCES", Permission}, {"EPERM", Permission},
+	{"ENOENT", MissingFile}, {"ENOSPC", OutOfMemory},
+}
+
+// exhaustedRE finds exceptions that say memory or disk space ran out,
+// whatever their type: torch's RuntimeError "CUDA out of memory", OSError
+// "[Errno 28] No space left on device".
+var exhaustedRE = regexp.MustCompile(`(?i)out of memory|No space left on device|Cannot allocate memory|Disk quota exceeded`)
+
+// exceptionCategory returns the category of an exception of type typ with
+// message msg: the one its type or message names, or Exception.
+func exceptionCategory(typ, msg string) Category {
+	if cat, ok := exceptionCategories[typ[strings.LastIndexByte(typ, '.')+1:]]; ok {
+		return cat
+	}
+	for _, c := range errorCodes {
+		if strings.Contains(typ, c.code) || strings.Contains(msg, c.code) {
+			return c.cat
+		}
+	}
+	if exhaustedRE.MatchString(msg) {
+		return OutOfMemory
+	}
+	return Exception
+}
+
 // matchTraceback recognizes a Python traceback and returns its exception,
 // with the innermost frame in the project. When the call claims success,
 // the exception must end the output: a traceback a program logged and
@@ -66,10 +99,7 @@ func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 		}
 	}
 	short := exc.Type[strings.LastIndexByte(exc.Type, '.')+1:]
-	cat, ok := exceptionCategories[short]
-	if !ok {
-		cat = Exception
-	}
+	cat := exceptionCategory(exc.Type, exc.Message)
 	msg := exc.Type
 	if exc.Message != "" {
 		msg += ": " + exc.Message

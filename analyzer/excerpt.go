@@ -13,7 +13,7 @@ func (f *Failure) Excerpt() []string {
 	if f.call == nil {
 		return nil
 	}
-	lines := strings.Split(strings.TrimRight(f.call.Output, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(stripEscapes(f.call.Output), "\n"), "\n")
 	start, end := -1, -1
 	switch {
 	case f.Category == CLIUsage:

@@ -92,6 +92,7 @@ type rule struct {
 // testdata/failures.
 var rules = slices.Concat(
 	[]rule{
+		{name: "hfargparser", doc: "Hugging Face's HfArgumentParser: arguments it did not use", category: CLIUsage, strong: true, match: matchHfArgparser},
 		{name: "argparse", doc: "Python argparse usage errors, with the flags of the usage text", category: CLIUsage, strong: true, match: matchArgparse},
 		{name: "typer", doc: "typer's boxed usage errors", category: CLIUsage, strong: true, match: matchTyper},
 		{name: "click", doc: "Python click usage errors", category: CLIUsage, strong: true, match: matchClick},
@@ -103,6 +104,13 @@ var rules = slices.Concat(
 		{name: "command-not-found", doc: "a shell that could not find the program", category: CommandNotFound, strong: true, match: matchNotFound},
 		{name: "agent-shell", doc: "the agent's own shell failing to start (Claude Code on Windows)", category: AgentToolError, match: matchRE(AgentToolError,
 			`(?m)^.*(?:Command failed: cygpath|child_copy: cygheap read copy failed|dofork: child -1 - forked process).*$`)},
+		{name: "agent-timeout", doc: "the agent's own timeout markers: Claude Code's, opencode's, Gemini CLI's", category: Timeout, strong: true, match: matchRE(Timeout,
+			`(?m)^Command timed out after \d+(?:\.\d+)? ?(?:ms|s|m|minutes?|seconds?)\b(?: \d+(?:\.\d+)?s\b)?`,
+			`(?m)^\(Command timed out after \d+ ms\)`,
+			`(?m)^(?:bash|shell) tool terminated command after exceeding timeout \d+ ms\.?`,
+			`(?m)^Command was automatically cancelled because it exceeded the timeout of .*? without output\.`)},
+		{name: "test-timeout", doc: "go test's panic when a test runs past its -timeout", category: Timeout, strong: true, match: matchRE(Timeout,
+			`(?m)^panic: test timed out after \S+$`)},
 		{name: "shell-syntax", doc: "shell quoting and syntax errors", category: ShellSyntax, match: matchRE(ShellSyntax,
 			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file).*$`)},
 		{name: "test-failure", doc: "test runners reporting failed tests: go test, pytest, jest and vitest, cargo test, mocha", category: TestFailure, match: matchTests},
@@ -110,18 +118,23 @@ var rules = slices.Concat(
 		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
 		{name: "jvm", doc: "uncaught Java and Kotlin exceptions, with their root cause", category: Exception, strong: true, match: matchJVM},
 		{name: "panic", doc: "Go and Rust panics", category: Exception, strong: true, match: matchPanic},
-		{name: "build-error", doc: "compiler and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
-			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`)},
-		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host, or no space left on the disk", category: OutOfMemory, match: matchRE(OutOfMemory,
-			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|No space left on device|JavaScript heap out of memory).*$`)},
+		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
+			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
+			"(?m)^.*: undefined reference to `.*$")},
+		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
+			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
+		{name: "disk-full", doc: "no space left on the disk, which reports file as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
+			`(?mi)^.*(?:No space left on device|Disk quota exceeded|ENOSPC).*$`)},
 		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
 			`(?mi)^.*(?:timed out|timeout expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
 		{name: "connection", doc: "connections refused or reset, names not resolved, networks unreachable", category: Connection, match: matchRE(Connection,
-			`(?mi)^.*(?:connection refused|ECONNREFUSED|connection reset|ECONNRESET|could not resolve host|name or service not known|temporary failure in name resolution|getaddrinfo ENOTFOUND|Failed to connect to|no route to host|network is unreachable).*$`)},
+			`(?m)^The connection to the server .* was refused.*$`,
+			`(?mi)^.*(?:Cannot connect to the Docker daemon|connection refused|ECONNREFUSED|connection reset|ECONNRESET|could not resolve host|name or service not known|temporary failure in name resolution|getaddrinfo ENOTFOUND|Failed to connect to|no route to host|network is unreachable).*$`)},
 		{name: "permission", doc: "permission denied, by the file system or sudo", category: Permission, match: matchRE(Permission,
-			`(?mi)^.*(?:permission denied|EACCES|EPERM|operation not permitted|access is denied|sudo: a (?:password|terminal) is required).*$`)},
+			`(?mi)^.*(?:permission denied|operation not permitted|access is denied|sudo: a (?:password|terminal) is required).*$`,
+			`(?m)^.*(?:EACCES|EPERM).*$`)},
 		{name: "missing-file", doc: "files and directories that do not exist", category: MissingFile, match: matchRE(MissingFile,
-			`(?mi)^.*(?:no such file or directory|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`)},
+			`(?mi)^.*(?:no such file or directory|file or directory not found|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`)},
 	},
 )
 
@@ -130,8 +143,7 @@ func familyRules() []rule {
 	out := make([]rule, len(usageFamilies))
 	for i := range usageFamilies {
 		f := &usageFamilies[i]
-		out[i] = rule{name: f.name, doc: f.doc, category: CLIUsage, strong: true,
-			match: func(o string, cmd *Command, _ bool) *Diagnosis { return f.match(o, cmd) }}
+		out[i] = rule{name: f.name, doc: f.doc, category: CLIUsage, strong: true, match: f.match}
 	}
 	return out
 }
@@ -147,6 +159,22 @@ var rejectionPrefixes = []string{
 	"This Bash command contains multiple operations. The following part requires approval",
 	"Claude requested permissions to",
 	"[Operation Cancelled]",
+	"The user rejected permission",
+}
+
+// blockedRE matches Claude Code refusing to leave the session's directories.
+var blockedRE = regexp.MustCompile(`^cd to '[^']*' was blocked\.`)
+
+// refused reports whether out is an agent's word that the user or a sandbox
+// refused the call.
+func refused(out string) bool {
+	out = strings.TrimSpace(stripToolError(out))
+	for _, p := range rejectionPrefixes {
+		if strings.HasPrefix(out, p) {
+			return true
+		}
+	}
+	return blockedRE.MatchString(out)
 }
 
 // Programs whose output is data: an error message in what they print is
@@ -159,13 +187,14 @@ var viewers = map[string]bool{
 	"git diff": true, "git grep": true, "journalctl": true, "docker logs": true,
 	"kubectl logs": true, "wc": true, "sort": true, "uniq": true, "strings": true,
 	"xxd": true, "od": true, "tree": true, "nl": true, "bat": true, "column": true,
+	"dmesg": true,
 }
 
 // Diagnose says whether call c failed and why; it returns nil for a call
 // that succeeded. cmd is c's parsed command, nil for tools other than the
 // shell.
 func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
-	out := c.Output
+	out := stripEscapes(c.Output)
 	switch c.Status {
 	case "running", "no-result":
 		return nil // not finished when the transcript ends: no outcome to judge
@@ -179,12 +208,12 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 		}
 		return d
 	}
-	for _, p := range rejectionPrefixes {
-		if strings.HasPrefix(strings.TrimSpace(stripToolError(out)), p) {
-			return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
-		}
+	if refused(out) {
+		return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
 	}
-	if c.Kind != parser.Shell || cmd == nil {
+	if c.Kind != parser.Shell || cmd == nil || strings.TrimSpace(c.Command) == "" {
+		// A shell call without a command is the agent's error: its
+		// arguments did not parse.
 		if !c.IsError {
 			return nil
 		}
@@ -196,18 +225,23 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 		return nil
 	}
 	// With the exit status hidden by a filter, the output is the only
-	// evidence, and every rule may read it; with a clean exit, only
-	// unmistakable signatures count.
+	// evidence, and every rule may read it; with a clean exit, or a failure
+	// the line chose to ignore (`|| true`), only unmistakable signatures
+	// count.
 	data := viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd)
 	for _, r := range rules {
-		if recorded == "" && (data || !r.strong && !cmd.Masked) {
+		if recorded == "" && (data || !r.strong && (!cmd.Masked || cmd.Ignored)) {
 			continue
 		}
 		d := r.match(out, cmd, recorded == "")
 		if d == nil {
 			continue
 		}
-		d.Evidence = r.name + " signature"
+		name := r.name
+		if d.Parser != "" {
+			name = d.Parser // the go command's flag errors are Go's flag package's
+		}
+		d.Evidence = name + " signature"
 		if recorded != "" {
 			d.Evidence = recorded + "; " + d.Evidence
 		} else if cmd.Masked {
@@ -228,11 +262,14 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	case c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")):
 		d.Category = Timeout
 		d.Message = fmt.Sprintf("killed by timeout (exit code %d)", *c.Exit)
-	case c.Exit != nil && *c.Exit == 137 && lastLine(out) == "Killed":
+	case c.Exit != nil && *c.Exit == 137 && killedRE.MatchString(lastLine(out)):
 		// SIGKILL with the shell's "Killed": most often the kernel's
 		// out-of-memory killer.
 		d.Category = OutOfMemory
-		d.Message = "killed (exit code 137), most likely out of memory"
+		d.Evidence += "; out-of-memory signature"
+		if d.Message == "Killed" {
+			d.Message = "killed (exit code 137), most likely out of memory"
+		}
 	}
 	return d
 }
@@ -278,20 +315,29 @@ func maskedBy(cmd *Command) string {
 	return "|| …"
 }
 
+// killedRE matches the shell's report of a child killed by SIGKILL: a bare
+// "Killed", or bash's "line 1: 48213 Killed   cmd".
+var killedRE = regexp.MustCompile(`^(?:.*: line \d+: \d+ )?Killed\b`)
+
 var timedOutRE = regexp.MustCompile(`(?i)timed out|timeout`)
 
 func timedOut(out string) bool { return timedOutRE.MatchString(out) }
 
-// matchRE returns a rule that matches the first line re finds and uses it
-// as the message.
-func matchRE(cat Category, expr string) func(string, *Command, bool) *Diagnosis {
-	re := regexp.MustCompile(expr)
+// matchRE returns a rule that takes the first line the first expression
+// that matches finds, and uses it as the message: earlier expressions name
+// the failure better.
+func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagnosis {
+	res := make([]*regexp.Regexp, len(exprs))
+	for i, e := range exprs {
+		res[i] = regexp.MustCompile(e)
+	}
 	return func(out string, _ *Command, _ bool) *Diagnosis {
-		m := re.FindString(out)
-		if m == "" {
-			return nil
+		for _, re := range res {
+			if m := re.FindString(out); m != "" {
+				return &Diagnosis{Category: cat, Message: cut(strings.TrimSpace(m), 200)}
+			}
 		}
-		return &Diagnosis{Category: cat, Message: cut(strings.TrimSpace(m), 200)}
+		return nil
 	}
 }
 
@@ -321,12 +367,21 @@ func matchNotFound(out string, cmd *Command, _ bool) *Diagnosis {
 	return nil
 }
 
-// toolErrorMessage returns the first line of an agent tool's error.
+// toolErrorMessage returns the first line of an agent tool's error, with
+// the first issue Claude Code's InputValidationError lists on the next.
 func toolErrorMessage(out string) string {
-	if m := firstLine(stripToolError(out)); m != "" {
-		return m
+	out = stripToolError(out)
+	m := firstLine(out)
+	if m == "" {
+		return "the tool reported an error"
 	}
-	return "the tool reported an error"
+	if strings.HasSuffix(m, "following issue:") || strings.HasSuffix(m, "following issues:") {
+		_, rest, _ := strings.Cut(out, "\n")
+		if next := firstLine(rest); next != "" {
+			m = cut(m+" "+next, 200)
+		}
+	}
+	return m
 }
 
 // stripToolError removes the <tool_use_error> tags Claude Code wraps tool
@@ -380,3 +435,16 @@ func cut(s string, n int) string {
 var numberRE = regexp.MustCompile(`^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$`)
 
 func isNumber(s string) bool { return numberRE.MatchString(s) }
+
+// escapeRE matches terminal escape sequences: colours, cursor moves, OSC
+// titles and links.
+var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
+
+// stripEscapes removes terminal escape sequences, which programs print in
+// colour even into pipes.
+func stripEscapes(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	return escapeRE.ReplaceAllString(s, "")
+}

@@ -11,66 +11,79 @@ import (
 
 var (
 	nodeErrorRE  = regexp.MustCompile(`(?m)^(?P<type>[A-Z]\w*(?:Error|Exception)|Error)(?: \[(?P<code>[A-Z_]+)\])?: (?P<msg>.*)$`)
-	nodeFrameRE  = regexp.MustCompile(`^\s+at (?:(\S+) \()?((?:file://)?[^()\s]+?):(\d+):\d+\)?$`)
+	nodeFrameRE  = regexp.MustCompile(`^\s+at (?:(?:async )?(.+?) \()?((?:file://)?[^()\s]+?):(\d+):\d+\)?$`)
 	nodeBannerRE = regexp.MustCompile(`(?m)^Node\.js v\d+`)
 	nodeModuleRE = regexp.MustCompile(`Cannot find (?:module|package) '([^']+)'`)
+	// nodeRequireRE matches the "Require stack:" list that may come
+	// between a require error and its frames.
+	nodeRequireRE = regexp.MustCompile(`^(?:Require stack:|- .*)$`)
 )
-
-// nodeCategories sends Node error codes to the categories they name.
-var nodeCategories = map[string]Category{
-	"ECONNREFUSED": Connection, "ECONNRESET": Connection, "ENOTFOUND": Connection, "ETIMEDOUT": Timeout,
-	"EACCES": Permission, "EPERM": Permission, "ENOENT": MissingFile,
-}
 
 // matchNode recognizes an uncaught Node.js error: "TypeError: …" followed
 // by "    at …" frames, and usually Node's "Node.js vX" banner.
 func matchNode(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	for _, m := range nodeErrorRE.FindAllStringSubmatchIndex(out, -1) {
-		rest := out[m[1]:]
-		if !strings.HasPrefix(strings.TrimLeft(rest, "\r"), "\n    at ") {
+		frames := nodeFrames(out[m[1]:])
+		if frames == nil {
 			continue
 		}
-		if claimsSuccess && !nodeBannerRE.MatchString(rest) {
+		if claimsSuccess && !nodeBannerRE.MatchString(out[m[1]:]) {
 			return nil
 		}
 		typ, msg := out[m[2]:m[3]], out[m[6]:m[7]]
-		code := ""
 		if m[4] >= 0 {
-			code = out[m[4]:m[5]]
-			typ += " [" + code + "]"
+			typ += " [" + out[m[4]:m[5]] + "]"
 		}
 		exc := &ExceptionInfo{Type: typ, Message: cut(strings.TrimSpace(msg), 200)}
-		d := &Diagnosis{Category: Exception, Message: cut(out[m[0]:m[1]], 200), Exception: exc}
-		for line := range strings.Lines(rest) {
-			f := nodeFrameRE.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
-			if f == nil {
-				continue
-			}
-			file := strings.TrimPrefix(f[2], "file://")
-			if strings.HasPrefix(file, "node:") || strings.Contains(file, "node_modules") {
-				if exc.Innermost == "" {
-					exc.Innermost = file + ":" + f[3]
-				}
-				continue
-			}
-			exc.File, exc.Func = file, f[1]
-			exc.Line, _ = strconv.Atoi(f[3])
-			break
-		}
-		if exc.File != "" && exc.Innermost == exc.File+":"+strconv.Itoa(exc.Line) {
-			exc.Innermost = ""
-		}
+		setFrame(exc, frames, func(file string) bool {
+			return strings.HasPrefix(file, "node:") || strings.Contains(file, "node_modules")
+		})
+		d := &Diagnosis{Category: exceptionCategory(typ, msg), Message: cut(out[m[0]:m[1]], 200), Exception: exc}
 		if mm := nodeModuleRE.FindStringSubmatch(msg); mm != nil {
 			d.Module = mm[1]
-		}
-		for c, cat := range nodeCategories {
-			if strings.Contains(code, c) || strings.Contains(msg, c) {
-				d.Category = cat
-			}
 		}
 		return d
 	}
 	return nil
+}
+
+// nodeFrames returns the "    at" frames that start rest, innermost first,
+// or nil when rest does not start with them.
+func nodeFrames(rest string) []ExceptionInfo {
+	var frames []ExceptionInfo
+	for line := range strings.Lines(strings.TrimLeft(rest, "\r\n")) {
+		line = strings.TrimRight(line, "\r\n")
+		if frames == nil && nodeRequireRE.MatchString(line) {
+			continue
+		}
+		f := nodeFrameRE.FindStringSubmatch(line)
+		if f == nil {
+			break
+		}
+		n, _ := strconv.Atoi(f[3])
+		frames = append(frames, ExceptionInfo{File: strings.TrimPrefix(f[2], "file://"), Line: n, Func: f[1]})
+	}
+	return frames
+}
+
+// setFrame sets exc's frame to the innermost of frames (innermost first)
+// that is not in a dependency or the runtime, as installed says, or else
+// to the innermost of all. When they differ, Innermost names the latter.
+func setFrame(exc *ExceptionInfo, frames []ExceptionInfo, installed func(file string) bool) {
+	if len(frames) == 0 {
+		return
+	}
+	f := frames[0]
+	for _, g := range frames {
+		if !installed(g.File) {
+			f = g
+			break
+		}
+	}
+	exc.File, exc.Line, exc.Func = f.File, f.Line, f.Func
+	if in := frames[0]; in.File != f.File || in.Line != f.Line {
+		exc.Innermost = in.File + ":" + strconv.Itoa(in.Line)
+	}
 }
 
 var (
@@ -107,7 +120,7 @@ func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	if exc.Message != "" {
 		msg += ": " + exc.Message
 	}
-	return &Diagnosis{Category: Exception, Message: cut(msg, 200), Exception: exc}
+	return &Diagnosis{Category: exceptionCategory(exc.Type, exc.Message), Message: cut(msg, 200), Exception: exc}
 }
 
 var (
@@ -121,15 +134,18 @@ var (
 func matchPanic(out string, _ *Command, _ bool) *Diagnosis {
 	if m := goPanicRE.FindStringSubmatchIndex(out); m != nil && strings.Contains(out[m[1]:], "goroutine ") {
 		exc := &ExceptionInfo{Type: "panic", Message: cut(strings.TrimSpace(out[m[2]:m[3]]), 200)}
-		for _, f := range goFrameRE.FindAllStringSubmatch(out[m[1]:], -1) {
-			if strings.HasPrefix(f[1], "runtime.") || strings.Contains(f[2], "/go/src/runtime/") {
-				continue
+		var frames []ExceptionInfo
+		for _, f := range goFrameRE.FindAllStringSubmatch(goroutine(out[m[1]:]), -1) {
+			if strings.HasPrefix(f[1], "runtime.") || strings.Contains(f[2], "/src/runtime/") {
+				continue // the panic itself
 			}
-			exc.Func, exc.File = f[1], f[2]
-			exc.Line, _ = strconv.Atoi(f[3])
-			break
+			n, _ := strconv.Atoi(f[3])
+			frames = append(frames, ExceptionInfo{File: f[2], Line: n, Func: f[1]})
 		}
-		return &Diagnosis{Category: Exception, Message: cut("panic: "+exc.Message, 200), Exception: exc}
+		setFrame(exc, frames, func(file string) bool {
+			return strings.Contains(file, "/pkg/mod/") || strings.Contains(file, "/vendor/") || strings.Contains(file, "/go/src/")
+		})
+		return &Diagnosis{Category: exceptionCategory("panic", exc.Message), Message: cut("panic: "+exc.Message, 200), Exception: exc}
 	}
 	if m := rustPanicRE.FindStringSubmatchIndex(out); m != nil {
 		exc := &ExceptionInfo{Type: "panic", File: out[m[4]:m[5]]}
@@ -143,4 +159,14 @@ func matchPanic(out string, _ *Command, _ bool) *Diagnosis {
 		return &Diagnosis{Category: Exception, Message: cut("panicked: "+exc.Message, 200), Exception: exc}
 	}
 	return nil
+}
+
+// goroutine returns the first goroutine's trace in a Go panic's output: the
+// one that panicked.
+func goroutine(s string) string {
+	_, s, _ = strings.Cut(s, "goroutine ")
+	if i := strings.Index(s, "\n\ngoroutine "); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
