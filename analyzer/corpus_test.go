@@ -2,11 +2,13 @@ package analyzer
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/retrace-dev/retrace/parser"
 )
 
@@ -86,5 +88,74 @@ func TestCorpus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCorpusCategories pins, per corpus transcript, how many failures of
+// each category retrace finds and how many of their chains end in a fix, in
+// testdata/corpus-categories.golden. A change in them must be seen and
+// explained: rewrite the file with -update and say why in the commit.
+func TestCorpusCategories(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("no corpus at %s", corpus)
+	}
+	files, err := filepath.Glob(filepath.Join(corpus, "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	total := map[Category]int{}
+	for _, file := range files {
+		rel, _ := filepath.Rel(corpus, file)
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := parser.Parse(f, rel, nil)
+		f.Close()
+		if err != nil {
+			continue // TestCorpus says which files are of no known format
+		}
+		rep := AnalyzeSession(s)
+		count := map[Category]int{}
+		for _, fl := range rep.Failures {
+			count[fl.Category]++
+			total[fl.Category]++
+		}
+		fixed := 0
+		for _, ch := range rep.Chains {
+			if ch.Fix != nil {
+				fixed++
+			}
+		}
+		fmt.Fprintf(&b, "%s: %d calls, %d failures, %d fixed\n", filepath.ToSlash(rel), len(s.Calls), len(rep.Failures), fixed)
+		writeCounts(&b, count)
+	}
+	b.WriteString("all:\n")
+	writeCounts(&b, total)
+
+	path := filepath.Join("..", "testdata", "corpus-categories.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("failure counts on the corpus changed (-want +got); if that is right, rewrite them with -update and explain the change:\n%s", diff)
+	}
+}
+
+// writeCounts writes one "  category: n" line per category found, in the
+// order of Categories.
+func writeCounts(b *strings.Builder, count map[Category]int) {
+	for _, c := range Categories {
+		if count[c] > 0 {
+			fmt.Fprintf(b, "  %s: %d\n", c, count[c])
+		}
 	}
 }

@@ -111,13 +111,14 @@ var rules = slices.Concat(
 			`(?m)^Command was automatically cancelled because it exceeded the timeout of .*? without output\.`)},
 		{name: "test-timeout", doc: "go test's panic when a test runs past its -timeout", category: Timeout, strong: true, match: matchRE(Timeout,
 			`(?m)^panic: test timed out after \S+$`)},
-		{name: "shell-syntax", doc: "shell quoting and syntax errors", category: ShellSyntax, match: matchRE(ShellSyntax,
-			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file).*$`)},
+		{name: "shell-syntax", doc: "shell quoting and syntax errors, bash's and zsh's", category: ShellSyntax, match: matchRE(ShellSyntax,
+			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near ` + "`" + `|: unmatched ["'` + "`" + `]).*$`)},
 		{name: "test-failure", doc: "test runners reporting failed tests: go test, pytest, jest and vitest, cargo test, mocha", category: TestFailure, match: matchTests},
 		{name: "python-traceback", doc: "Python tracebacks: the exception, its message and the innermost project frame", category: Exception, strong: true, match: matchTraceback},
 		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
 		{name: "jvm", doc: "uncaught Java and Kotlin exceptions, with their root cause", category: Exception, strong: true, match: matchJVM},
 		{name: "panic", doc: "Go and Rust panics", category: Exception, strong: true, match: matchPanic},
+		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, parse errors", category: Exception, match: matchPowerShell},
 		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
 			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
 			"(?m)^.*: undefined reference to `.*$")},
@@ -126,7 +127,7 @@ var rules = slices.Concat(
 		{name: "disk-full", doc: "no space left on the disk, which reports file as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:No space left on device|Disk quota exceeded|ENOSPC).*$`)},
 		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
-			`(?mi)^.*(?:timed out|timeout expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
+			`(?mi)^.*(?:timed out|timeout (?:period )?expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
 		{name: "connection", doc: "connections refused or reset, names not resolved, networks unreachable", category: Connection, match: matchRE(Connection,
 			`(?m)^The connection to the server .* was refused.*$`,
 			`(?mi)^.*(?:Cannot connect to the Docker daemon|connection refused|ECONNREFUSED|connection reset|ECONNRESET|could not resolve host|name or service not known|temporary failure in name resolution|getaddrinfo ENOTFOUND|Failed to connect to|no route to host|network is unreachable).*$`)},
@@ -162,8 +163,9 @@ var rejectionPrefixes = []string{
 	"The user rejected permission",
 }
 
-// blockedRE matches Claude Code refusing to leave the session's directories.
-var blockedRE = regexp.MustCompile(`^cd to '[^']*' was blocked\.`)
+// blockedRE matches Claude Code refusing to work outside the session's
+// directories: "cd to '…' was blocked", "mkdir in '…' was blocked".
+var blockedRE = regexp.MustCompile(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
 
 // refused reports whether out is an agent's word that the user or a sandbox
 // refused the call.
@@ -254,7 +256,7 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded == "" {
 		return nil
 	}
-	d := &Diagnosis{Category: NonzeroExit, Message: lastLine(out), Evidence: recorded}
+	d := &Diagnosis{Category: NonzeroExit, Message: failureLine(out), Evidence: recorded}
 	if d.Message == "" {
 		d.Message = recorded
 	}
@@ -290,16 +292,24 @@ func recordEvidence(c *parser.Call) string {
 // finding false.
 func benignExit(c *parser.Call, cmd *Command) bool {
 	if c.Exit == nil {
-		return c.Note != "" // the agent read the exit status as fine
+		if c.Note != "" {
+			return true // the agent read the exit status as fine
+		}
+		// A console copy marks a failure but gives no exit status: take
+		// it as 1 where that is a probe's answer, or a search's that
+		// printed nothing.
+		return searches[cmd.Target] && strings.TrimSpace(c.Output) == "" || probes[cmd.Target]
 	}
 	if *c.Exit != 1 {
 		return false
 	}
-	switch cmd.Target {
-	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "git grep", "pgrep", "pkill", "killall":
+	switch {
+	case searches[cmd.Target]:
 		return true // no line, no process matched
-	case "which", "type", "whereis", "command":
-		return true // a probe: "not installed" is its answer
+	case probes[cmd.Target]:
+		return true // "not installed" is its answer
+	}
+	switch cmd.Target {
 	case "cmp":
 		return strings.TrimSpace(c.Output) == ""
 	case "diff", "test", "[", "[[", "git diff":
@@ -307,6 +317,16 @@ func benignExit(c *parser.Call, cmd *Command) bool {
 	}
 	return false
 }
+
+var (
+	// searches exit 1 when nothing matched.
+	searches = map[string]bool{
+		"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true,
+		"ack": true, "git grep": true, "pgrep": true, "pkill": true, "killall": true,
+	}
+	// probes ask whether a program is installed; "no" is an answer.
+	probes = map[string]bool{"which": true, "type": true, "whereis": true, "command": true}
+)
 
 func maskedBy(cmd *Command) string {
 	if len(cmd.Filters) > 0 {
@@ -401,6 +421,35 @@ func firstLine(s string) string {
 		}
 	}
 	return ""
+}
+
+var (
+	// failureWordRE finds the words with which programs report failure.
+	failureWordRE = regexp.MustCompile(`(?i)\b(?:error|fail(?:ed|ure)?|fatal|invalid|cannot|can't|unable to|denied|not found|refused|no such|exception|abort(?:ed)?)\b`)
+	// elidedRE matches the marker a console copy of Claude Code puts
+	// where it folded lines away.
+	elidedRE = regexp.MustCompile(`^… \+\d+ lines? \(ctrl\+r to (?:see all|expand)\)$`)
+)
+
+// failureLine returns the line of out that best says why a command failed
+// with no signature retrace knows: the last that reports a failure in so
+// many words, or else the last of all; cut to 200 runes.
+func failureLine(out string) string {
+	last := ""
+	lines := strings.Split(out, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || elidedRE.MatchString(l) {
+			continue
+		}
+		if failureWordRE.MatchString(l) {
+			return cut(l, 200)
+		}
+		if last == "" {
+			last = l
+		}
+	}
+	return cut(last, 200)
 }
 
 // lastLine returns the last non-blank line of s, cut to 200 runes.

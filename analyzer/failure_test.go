@@ -144,7 +144,11 @@ func describe(d *Diagnosis) string {
 	field("program", d.Program)
 	field("module", d.Module)
 	if e := d.Exception; e != nil {
-		field("exception", fmt.Sprintf("%s: %s at %s:%d in %s", e.Type, e.Message, e.File, e.Line, e.Func))
+		exc := e.Type + ": " + e.Message
+		if e.File != "" {
+			exc += fmt.Sprintf(" at %s:%d in %s", e.File, e.Line, e.Func)
+		}
+		field("exception", exc)
 		field("innermost", e.Innermost)
 	}
 	return b.String()

@@ -109,8 +109,8 @@ var usageFamilies = []usageFamily{
 	},
 	{
 		name:    "getopt",
-		doc:     "GNU and BSD getopt: unrecognized, invalid or illegal option, option requiring an argument",
-		errorRE: regexp.MustCompile(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument))$`),
+		doc:     "GNU and BSD getopt: unrecognized, invalid or illegal option, option requiring an argument; coreutils' extra and missing operands",
+		errorRE: regexp.MustCompile(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
 		flagsRE: regexp.MustCompile(`(?mi)^usage:`),
 	},
 	{

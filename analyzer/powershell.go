@@ -1,0 +1,84 @@
+package analyzer
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Windows PowerShell prints an uncaught error as a record:
+//
+//	Get-Content : Cannot find path 'C:\x.txt' because it does not exist.
+//	At line:1 char:1
+//	+ Get-Content x.txt
+//	+ ~~~~~~~~~~~~~~~~~
+//	    + CategoryInfo          : ObjectNotFound: (C:\x.txt:String) [Get-Content], ItemNotFoundException
+//	    + FullyQualifiedErrorId : PathNotFound,Microsoft.PowerShell.Commands.GetContentCommand
+//
+// A parse error starts with its "At line:" and gives its message after the
+// marked code. The record's error category and exception name the failure.
+var (
+	psCategoryRE  = regexp.MustCompile(`(?m)^\s*\+ CategoryInfo\s*: (\w+): .*?\], (\w+)`)
+	psAtLineRE    = regexp.MustCompile(`(?m)^At (?:line:\d+ char:\d+|[^\r\n]*:\d+ char:\d+)\s*$`)
+	psParamRE     = regexp.MustCompile(`parameter name '([^']+)'`)
+	psTermRE      = regexp.MustCompile(`The term '([^']+)' is not recognized as the name of a cmdlet`)
+	psExceptionRE = regexp.MustCompile(`^[A-Z]\w*Exception$`)
+)
+
+// psCategories sends PowerShell's error categories and exceptions to ours.
+var psCategories = map[string]Category{
+	"ParameterBindingException": CLIUsage, "CommandNotFoundException": CommandNotFound,
+	"ItemNotFoundException": MissingFile, "UnauthorizedAccessException": Permission,
+	"ParserError": ShellSyntax, "PermissionDenied": Permission, "OperationTimeout": Timeout,
+}
+
+// matchPowerShell recognizes a Windows PowerShell error record.
+func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
+	cm := psCategoryRE.FindStringSubmatchIndex(out)
+	at := psAtLineRE.FindStringIndex(out)
+	if cm == nil || at == nil || at[0] > cm[0] {
+		return nil
+	}
+	category, exception := out[cm[2]:cm[3]], out[cm[4]:cm[5]]
+	msg := psMessage(out[:at[0]], out[at[1]:cm[0]])
+	d := &Diagnosis{Category: Exception, Message: cut(msg, 200)}
+	if cat, ok := psCategories[exception]; ok {
+		d.Category = cat
+	} else if cat, ok := psCategories[category]; ok {
+		d.Category = cat
+	}
+	switch d.Category {
+	case CLIUsage:
+		d.Parser = "powershell"
+		if m := psParamRE.FindStringSubmatch(msg); m != nil {
+			d.BadFlags = []string{"-" + m[1]}
+		}
+	case CommandNotFound:
+		if m := psTermRE.FindStringSubmatch(msg); m != nil {
+			d.Program = m[1]
+		}
+	case Exception:
+		if psExceptionRE.MatchString(exception) {
+			_, text, _ := strings.Cut(msg, " : ")
+			d.Exception = &ExceptionInfo{Type: exception, Message: cut(strings.TrimSpace(text), 200)}
+		}
+	}
+	return d
+}
+
+// psMessage returns the message of an error record: the "Cmdlet : message"
+// line in the block just before its "At line:", or, for a parse error,
+// which starts with its "At line:", the first line after the marked code.
+func psMessage(before, after string) string {
+	lines := strings.Split(strings.TrimRight(before, "\r\n"), "\n")
+	for i := len(lines) - 1; i >= 0 && strings.TrimSpace(lines[i]) != ""; i-- {
+		if strings.Contains(lines[i], " : ") {
+			return strings.TrimSpace(lines[i])
+		}
+	}
+	for l := range strings.Lines(after) {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "+") && !psAtLineRE.MatchString(l) {
+			return l
+		}
+	}
+	return "PowerShell error"
+}
