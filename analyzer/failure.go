@@ -112,7 +112,7 @@ var rules = slices.Concat(
 		{name: "test-timeout", doc: "go test's panic when a test runs past its -timeout", category: Timeout, strong: true, match: matchRE(Timeout,
 			`(?m)^panic: test timed out after \S+$`)},
 		{name: "shell-syntax", doc: "shell quoting and syntax errors, bash's and zsh's", category: ShellSyntax, match: matchRE(ShellSyntax,
-			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near ` + "`" + `|: unmatched ["'` + "`" + `]).*$`)},
+			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near `+"`"+`|: unmatched ["'`+"`"+`]).*$`)},
 		{name: "test-failure", doc: "test runners reporting failed tests: go test, pytest, jest and vitest, cargo test, mocha", category: TestFailure, match: matchTests},
 		{name: "python-traceback", doc: "Python tracebacks: the exception, its message and the innermost project frame", category: Exception, strong: true, match: matchTraceback},
 		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
