@@ -124,7 +124,7 @@ var rules = slices.Concat(
 			"(?m)^.*: undefined reference to `.*$")},
 		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
-		{name: "disk-full", doc: "no space left on the disk, which reports file as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
+		{name: "disk-full", doc: "no space left on the disk, or over quota; filed as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:No space left on device|Disk quota exceeded|ENOSPC).*$`)},
 		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
 			`(?mi)^.*(?:timed out|timeout (?:period )?expired|deadline exceeded|terminated command after exceeding timeout).*$`)},

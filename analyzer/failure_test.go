@@ -181,3 +181,22 @@ func TestExcerpt(t *testing.T) {
 		})
 	}
 }
+
+// TestREADMERules checks that the README names every signature a failure's
+// evidence may cite.
+func TestREADMERules(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		if !strings.Contains(string(readme), "`"+r.name+"`") {
+			t.Errorf("README.md does not name the signature %q (%s)", r.name, r.doc)
+		}
+	}
+	for _, c := range Categories {
+		if !strings.Contains(string(readme), "| `"+string(c)+"` |") {
+			t.Errorf("README.md's table of categories lacks %q", c)
+		}
+	}
+}

@@ -202,7 +202,7 @@ func unresolved(o Options, n int) string {
 
 func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
 	names := sessionNames(failurePaths(failures))
-	t := newTable(withSession(names, "MSG", "CALL", "TARGET", "CATEGORY", "MESSAGE", "FIXED BY")...)
+	t := newTable(withSession(names, "MSG", "CALL", "TARGET", "CATEGORY", "MESSAGE", "DETAILS", "FIXED BY")...)
 	for _, f := range failures {
 		fixed := paint(o, yellow, "unresolved")
 		switch {
@@ -212,13 +212,48 @@ func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
 			fixed = paint(o, green, fmt.Sprintf("msg %d", *f.FixedMsg))
 		}
 		row := []string{strconv.Itoa(f.Msg), clean(f.CallID, 30), clean(f.Target, 30),
-			paint(o, red, string(f.Category)), clean(f.Message, 70), fixed}
+			paint(o, red, string(f.Category)), clean(f.Message, 60), clean(details(f), 60), fixed}
 		if names != nil {
 			row = append([]string{names[f.Session.Path]}, row...)
 		}
 		t.add(row...)
 	}
 	return t.render(w)
+}
+
+// details tells what a failure's diagnosis found beyond its message: the
+// parser and flags of a usage error, the module not found, the frame of an
+// exception.
+func details(f *analyzer.Failure) string {
+	var parts []string
+	add := func(label string, words []string) {
+		if len(words) > 0 {
+			parts = append(parts, label+" "+strings.Join(words, " "))
+		}
+	}
+	if f.Parser != "" {
+		parts = append(parts, f.Parser)
+	}
+	add("bad", f.BadFlags)
+	add("missing", f.Missing)
+	if len(f.Suggestions) > 0 {
+		parts = append(parts, "did you mean "+strings.Join(f.Suggestions, ", ")+"?")
+	}
+	add("choices", f.Choices)
+	if n := len(f.ValidFlags); n > 0 {
+		valid := f.ValidFlags
+		if n > 5 {
+			valid = append(valid[:5:5], fmt.Sprintf("(+%d)", n-5))
+		}
+		add("valid", valid)
+	}
+	if f.Module != "" {
+		parts = append(parts, "module "+f.Module)
+	}
+	if e := f.Exception; e != nil && e.File != "" {
+		parts = append(parts, fmt.Sprintf("at %s:%d", e.File, e.Line))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func failurePaths(failures []*analyzer.Failure) []string {
