@@ -2,9 +2,14 @@ package analyzer
 
 import (
 	"math"
+	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/retrace-dev/retrace/parser"
 )
 
 // A Bench is one benchmark number a call printed: the objects `retrace
@@ -18,272 +23,429 @@ type Bench struct {
 	Value   float64    `json:"value"`
 	Unit    string     `json:"unit"` // normalized: tok/s, req/s, ms, s, us, GB/s, it/s, samples/s, ops/s, %, x
 	// Context holds the parameters the number was measured with: the
-	// command's flags and any key=value or section header around it.
+	// command's options and any key=value, section header or table row
+	// around it, the nearer winning.
 	Context map[string]string `json:"context"`
 	Text    string            `json:"text"`            // the number and unit as printed
 	Failed  bool              `json:"failed,omitzero"` // printed by a call that failed
-	Line    int               `json:"line,omitzero"`   // 1-based line in the call's output
+	Line    int               `json:"line,omitzero"`   // 1-based line in the call's output; 0 for assistant text
+	Time    time.Time         `json:"time,omitzero"`   // start of the call; zero when unknown
+	// Baseline marks a reference value the transcript states ("baseline
+	// 92.7 tok/s"), which is not a run of its own.
+	Baseline bool `json:"baseline,omitzero"`
+	// Source is "text" for a number stated in the assistant's text before
+	// the call rather than printed by it; empty otherwise.
+	Source string `json:"source,omitzero"`
 }
 
-// units maps the units benchmarks print to their normalized form and the
-// factor that converts a value to it.
-var units = map[string]struct {
-	unit   string
-	factor float64
-}{
-	"tok/s": {"tok/s", 1}, "toks/s": {"tok/s", 1}, "tokens/s": {"tok/s", 1}, "token/s": {"tok/s", 1},
-	"tok/sec": {"tok/s", 1}, "tokens/sec": {"tok/s", 1}, "tokens/second": {"tok/s", 1}, "t/s": {"tok/s", 1},
-	"req/s": {"req/s", 1}, "reqs/s": {"req/s", 1}, "requests/s": {"req/s", 1}, "req/sec": {"req/s", 1},
-	"requests/sec": {"req/s", 1}, "rps": {"req/s", 1},
-	"ms": {"ms", 1}, "msec": {"ms", 1},
-	"s": {"s", 1}, "sec": {"s", 1}, "secs": {"s", 1}, "seconds": {"s", 1},
-	"us": {"us", 1}, "µs": {"us", 1}, "μs": {"us", 1},
-	"ns":   {"us", 0.001},
-	"gb/s": {"GB/s", 1}, "gib/s": {"GB/s", 1.073741824},
-	"it/s": {"it/s", 1}, "samples/s": {"samples/s", 1}, "samples/sec": {"samples/s", 1},
-	"ops/s": {"ops/s", 1}, "op/s": {"ops/s", 1}, "ops/sec": {"ops/s", 1},
-	"%": {"%", 1}, "x": {"x", 1}, "×": {"x", 1},
+// BenchOptions tunes benchmark extraction. The zero value is what
+// AnalyzeSession uses.
+type BenchOptions struct {
+	// GPU reads nvidia-smi's GPU utilization when nvidia-smi is the command
+	// run. Off, nvidia-smi's tables give no numbers, whoever prints them.
+	GPU bool
 }
 
-var (
-	// numberUnitRE finds a number followed by a unit.
-	numberUnitRE = regexp.MustCompile(`(?i)(?:^|[^\w.])(\d+(?:\.\d+)?)\s?(tok/s|toks/s|tokens/s|token/s|tok/sec|tokens/sec|tokens/second|t/s|req/s|reqs/s|requests/s|req/sec|requests/sec|rps|msec|ms|seconds|secs|sec|s|µs|μs|us|ns|gib/s|gb/s|it/s|samples/sec|samples/s|ops/sec|ops/s|op/s|%|x|×)(?:[^\w/]|$)`)
-	// sectionRE reads a section header such as "=== Concurrency 1 ===".
-	sectionRE = regexp.MustCompile(`^\s*(?:={2,}|-{2,}|#{1,4})\s*([A-Za-z][\w ./-]*?)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*(?:={2,}|-{2,})?\s*$`)
-	// keyValueRE reads context such as "C=1" or "batch=8" on a line.
-	keyValueRE = regexp.MustCompile(`(?:^|[\s,(\[])([A-Za-z][\w-]{0,30})=(\d+(?:\.\d+)?)\b`)
-	// atRE reads context such as "at concurrency 64" after a number.
-	atRE = regexp.MustCompile(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
-	// progressRE recognizes progress bars and download lines, whose
-	// numbers are not results.
-	progressRE = regexp.MustCompile(`━|█|▏|\|#+|\beta\b|\bETA\b|[\d.]+/[\d.]+ ?[kMG]i?B|Downloading|Collecting|\d+%\|`)
-	// unitHeaderRE finds the unit in a table column header: "Total tok/s",
-	// "Mean latency (s)".
-	unitHeaderRE = regexp.MustCompile(`(?i)(tok/s|tokens/s|req/s|it/s|ops/s|samples/s|GB/s)|\((ms|s|us|%|x)\)|\[(ms|s|us|%)\]`)
-	cellSplitRE  = regexp.MustCompile(`\s*\|\s*|\s{2,}|\t+`)
-)
+// Benchmarks extracts the numbers of a session's calls with opts: the
+// numbers AnalyzeSession finds with the zero BenchOptions.
+func Benchmarks(s *parser.Session, opts BenchOptions) []*Bench {
+	return newSessionAnalysis(s).benchmarksWith(opts)
+}
 
 // benchmarks extracts the numbers the session's shell calls printed.
 func (a *sessionAnalysis) benchmarks() []*Bench {
+	return a.benchmarksWith(BenchOptions{})
+}
+
+// benchmarksWith extracts the numbers the session's shell calls printed,
+// and the baselines the assistant states before its calls, in call order.
+func (a *sessionAnalysis) benchmarksWith(opts BenchOptions) []*Bench {
 	var out []*Bench
+	lastTarget := "" // of the last call that printed numbers
 	for i, c := range a.s.Calls {
-		cmd := a.cmds[i]
-		if cmd == nil || !measures(cmd) {
-			continue
+		mc := measured(a.cmds[i], opts)
+		target := a.targets[i]
+		if mc != nil && mc != a.cmds[i] {
+			target = mc.Target // the benchmark after `pip install … &&`
 		}
-		for _, b := range extractBench(c.Output) {
+		found := commandBench(mc, c.Output, opts)
+		failed := a.failures[i] != nil
+		for _, b := range found {
+			b.Target, b.Failed = target, failed
+		}
+		if len(found) > 0 {
+			lastTarget = target
+		}
+		// A baseline stated in the text before the call belongs to what
+		// the call measures, or else to what was measured last.
+		if stated := textBaselines(c.Text); len(stated) > 0 {
+			t := lastTarget
+			if mc != nil {
+				t = target
+			}
+			for _, b := range stated {
+				b.Target = t
+			}
+			if t != "" {
+				found = append(stated, found...)
+			}
+		}
+		for _, b := range found {
 			b.Session = a.ref
 			b.CallID = c.ID
 			b.Msg = c.Msg
-			b.Target = a.targets[i]
-			b.Failed = a.failures[i] != nil
-			for k, v := range flagContext(cmd) {
-				if _, ok := b.Context[k]; !ok {
-					b.Context[k] = v
-				}
-			}
+			b.Time = c.Start
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
+// callBench returns the numbers the output of a shell command holds, each
+// with the command's own options as context where nothing nearer says
+// otherwise. It returns nil for commands that do not measure: listings,
+// searches, help text, installs, builds, servers.
+func callBench(cmd *Command, out string, opts BenchOptions) []*Bench {
+	return commandBench(measured(cmd, opts), out, opts)
+}
+
+// commandBench returns the numbers of the output of mc, a command that
+// measures (see measured), or nil when mc is nil.
+func commandBench(mc *Command, out string, opts BenchOptions) []*Bench {
+	if mc == nil {
+		return nil
+	}
+	found := extract(mc, out, opts)
+	if len(found) == 0 {
+		return nil
+	}
+	ctx := commandContext(mc)
+	for _, b := range found {
+		for k, v := range ctx {
+			if _, ok := b.Context[k]; !ok {
+				b.Context[k] = v
+			}
+		}
+	}
+	return found
+}
+
+// measured returns the command of a line whose output may hold results: the
+// line's command of interest, or, when that only sets up (`pip install -r
+// r.txt && python3 bench.py`), the last other command of the line that
+// does not. It returns nil when none measures.
+func measured(cmd *Command, opts BenchOptions) *Command {
+	if cmd == nil {
+		return nil
+	}
+	if c := containerRun(cmd); c != nil {
+		cmd = c
+	}
+	if measures(cmd, opts) {
+		return cmd
+	}
+	if !preparesOnly(cmd) {
+		return nil
+	}
+	for i := len(cmd.Others) - 1; i >= 0; i-- {
+		argv := cmd.Others[i]
+		if len(argv) == 0 || setupPrograms[programName(argv[0])] {
+			continue
+		}
+		t, args := identify(argv)
+		c := &Command{Line: cmd.Line, Host: cmd.Host, Argv: argv, Target: t, Args: args}
+		if measures(c, opts) {
+			return c
+		}
+	}
+	return nil
+}
+
+// containerRun returns the command a `docker run` or `podman run` runs in
+// its container, or nil when cmd is not one or names no command.
+func containerRun(cmd *Command) *Command {
+	if cmd.Target != "docker run" && cmd.Target != "podman run" {
+		return nil
+	}
+	rest := skipOptions(cmd.Args, "eEvpwuhmlc", "env env-file volume publish workdir user name hostname "+
+		"network net gpus shm-size ipc entrypoint device runtime platform mount cpus memory label "+
+		"add-host cap-add cap-drop security-opt ulimit pid log-driver log-opt restart tmpfs pull")
+	if len(rest) < 2 {
+		return nil
+	}
+	t, args := identify(rest[1:]) // after the image
+	return &Command{Line: cmd.Line, Host: cmd.Host, Argv: rest[1:], Target: t, Args: args}
+}
+
 // measures reports whether a command's output may hold benchmark results:
-// not a file listing, a search, source code or help text.
-func measures(cmd *Command) bool {
+// not a file listing, a search, source code, help text, an install, a
+// build or a server's log.
+func measures(cmd *Command, opts BenchOptions) bool {
+	if opts.GPU && cmd.Target == "nvidia-smi" {
+		return true
+	}
 	if diagnosticTargets[cmd.Target] || diagnosticTargets[cmd.Program()] || viewers[cmd.Target] {
+		return false
+	}
+	if preparesOnly(cmd) || servers[cmd.Target] || quietPrograms[cmd.Program()] {
 		return false
 	}
 	return !asksHelp(cmd)
 }
 
-// flagContext turns a command's flags into benchmark context, without
-// their dashes: --concurrency 1 gives concurrency=1.
-func flagContext(cmd *Command) map[string]string {
-	opts, _ := splitArgs(cmd.Args, true)
-	ctx := make(map[string]string)
-	for _, o := range opts {
-		if o.value != "" && !strings.Contains(o.value, "://") {
-			ctx[contextKey(o.name)] = o.value
-		}
+// preparesOnly reports whether a command installs, downloads or builds.
+// A container run is not one: what it runs may be a benchmark.
+func preparesOnly(cmd *Command) bool {
+	if cmd.Target == "docker run" || cmd.Target == "podman run" {
+		return false
 	}
-	return ctx
+	return environmentTargets[cmd.Target] || environmentTargets[cmd.Program()] || builds[cmd.Target]
 }
 
-// extractBench finds the benchmark numbers in a command's output: numbers
-// with units and a label on the same line, and table cells under a header
-// that carries a unit.
+// builds are targets that compile or package: their times are build
+// times.
+var builds = map[string]bool{
+	"cargo build": true, "cargo check": true, "go build": true, "go vet": true,
+	"docker build": true, "docker buildx build": true, "docker compose build": true,
+	"podman build": true, "npm run build": true, "pnpm run build": true,
+	"yarn run build": true, "yarn build": true, "tsc": true, "vite": true,
+	"cmake": true, "ninja": true, "gradle build": true, "mvn package": true,
+	"mvn install": true, "pip wheel": true, "build": true, "mkdocs build": true,
+}
+
+// quietPrograms never print benchmark results: version control, CI
+// clients, network probes and system settings, whose times are not
+// measurements of the project.
+var quietPrograms = map[string]bool{
+	"git": true, "gh": true, "glab": true, "hub": true, "svn": true, "hg": true,
+	"ping": true, "ping6": true, "traceroute": true, "tracepath": true, "mtr": true,
+	"dig": true, "nslookup": true, "host": true, "whois": true, "net": true, "netsh": true,
+	"ipconfig": true, "ifconfig": true, "ip": true, "systeminfo": true, "sysctl": true,
+}
+
+// servers are targets that start an inference server: the throughputs in
+// their logs are the server's own running statistics, not results.
+var servers = map[string]bool{
+	"vllm serve": true, "sglang.launch_server": true, "sglang serve": true,
+	"vllm.entrypoints.openai.api_server": true, "vllm.entrypoints.api_server": true,
+	"text-generation-launcher": true, "llama-server": true, "ollama serve": true,
+	"trtllm-serve": true, "lmdeploy serve": true, "tritonserver": true,
+}
+
+// extractBench finds the numbers in an output when the command is unknown.
 func extractBench(out string) []*Bench {
-	var found []*Bench
-	section := map[string]string{}
+	return extract(nil, out, BenchOptions{})
+}
+
+// A benchText is an output being read: its lines, and which of them a
+// tool's reader has taken, so that the generic reading skips them.
+type benchText struct {
+	cmd     *Command // the command that printed it; nil when unknown
+	opts    BenchOptions
+	lines   []string
+	claimed []bool
+}
+
+// claim marks lines [from, to) as read.
+func (t *benchText) claim(from, to int) {
+	for i := max(from, 0); i < min(to, len(t.lines)); i++ {
+		t.claimed[i] = true
+	}
+}
+
+// claimAll marks every line as read: the output is the tool's alone.
+func (t *benchText) claimAll() { t.claim(0, len(t.lines)) }
+
+// ansiRE matches terminal escape sequences.
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+
+// maxLine bounds the lines read: longer ones (JSON documents, minified
+// code, base64) hold no results and are read as blank.
+const maxLine = 4096
+
+// outputLines splits an output into the lines a terminal would show: the
+// text after a line's last carriage return, without escape sequences.
+func outputLines(out string) []string {
+	if strings.Contains(out, "\x1b") {
+		out = ansiRE.ReplaceAllString(out, "")
+	}
 	lines := strings.Split(out, "\n")
-	for n := 0; n < len(lines); n++ {
-		line := strings.TrimRight(lines[n], "\r")
-		if m := sectionRE.FindStringSubmatch(line); m != nil {
-			section = map[string]string{contextKey(m[1]): m[2]}
-			continue
+	for i, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			l = l[j+1:]
 		}
-		if progressRE.MatchString(line) {
-			continue
+		if len(l) > maxLine {
+			l = ""
 		}
-		if cols, units := tableHeader(line); cols != nil {
-			rows, k := tableRows(lines[n+1:], cols, units, section)
-			for _, b := range rows {
-				b.Line += n + 1
+		lines[i] = l
+	}
+	return lines
+}
+
+// extract reads an output with the tools' readers, then reads the lines
+// none of them took with the generic reading. The numbers come in output
+// order.
+func extract(cmd *Command, out string, opts BenchOptions) []*Bench {
+	t := &benchText{cmd: cmd, opts: opts, lines: outputLines(out)}
+	t.claimed = make([]bool, len(t.lines))
+	var found []*Bench
+	for _, tool := range benchTools {
+		found = append(found, tool.read(t)...)
+	}
+	found = append(found, genericBench(t)...)
+	sortByLine(found)
+	return markBaselines(t, found)
+}
+
+// sortByLine orders numbers by line, keeping the order of each line's.
+func sortByLine(found []*Bench) {
+	slices.SortStableFunc(found, func(x, y *Bench) int { return x.Line - y.Line })
+}
+
+// A unitDef is a unit as printed: its normalized unit and the factor that
+// converts a value to it.
+type unitDef struct {
+	unit   string
+	factor *big.Rat
+}
+
+func rat(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic("bad factor " + s)
+	}
+	return r
+}
+
+var one = rat("1")
+
+// units maps the units benchmarks print, lower case, to their normalized
+// form.
+var units = func() map[string]unitDef {
+	m := map[string]unitDef{}
+	add := func(unit, factor string, names ...string) {
+		f := rat(factor)
+		for _, n := range names {
+			m[n] = unitDef{unit, f}
+		}
+	}
+	add("tok/s", "1", "tok/s", "toks/s", "tokens/s", "token/s", "tok/sec", "toks/sec", "tokens/sec",
+		"token/sec", "tokens/second", "t/s", "tokens/seconds")
+	add("req/s", "1", "req/s", "reqs/s", "requests/s", "request/s", "req/sec", "reqs/sec",
+		"requests/sec", "requests/second", "rps", "qps", "queries/s", "queries/sec")
+	add("ms", "1", "ms", "msec", "msecs", "millisecond", "milliseconds")
+	add("s", "1", "s", "sec", "secs", "second", "seconds")
+	add("s", "60", "min", "mins", "minute", "minutes")
+	add("s", "3600", "hour", "hours")
+	add("us", "1", "us", "µs", "μs", "usec", "usecs", "microsecond", "microseconds")
+	add("us", "1/1000", "ns", "nsec", "nsecs", "nanosecond", "nanoseconds")
+	// A time per iteration, token or step is a latency: ms/iter is ms.
+	for _, per := range []string{"iter", "iteration", "it", "token", "tok", "step", "batch", "op",
+		"call", "req", "request", "query", "sample", "image", "img", "loop"} {
+		for _, t := range []string{"ms", "s", "sec", "us", "µs", "μs", "ns"} {
+			if d, ok := m[t]; ok {
+				m[t+"/"+per] = d
 			}
-			found = append(found, rows...)
-			n += k
-			continue
 		}
-		for _, b := range lineBench(line) {
-			b.Line = n + 1
-			for k, v := range section {
-				if _, ok := b.Context[k]; !ok {
-					b.Context[k] = v
-				}
-			}
-			found = append(found, b)
+	}
+	add("GB/s", "1", "gb/s", "gbytes/s", "gbyte/s")
+	add("GB/s", "1/1000", "mb/s", "mbytes/s", "mbyte/s")
+	add("GB/s", "1/1000000", "kb/s", "kbytes/s", "kbyte/s")
+	add("GB/s", "1073741824/1000000000", "gib/s")
+	add("GB/s", "1048576/1000000000", "mib/s")
+	add("GB/s", "1024/1000000000", "kib/s")
+	add("GB/s", "1000", "tb/s")
+	add("GB/s", "1/8", "gbit/s", "gbits/s", "gbits/sec", "gbit/sec")
+	add("GB/s", "1/8000", "mbit/s", "mbits/s", "mbits/sec", "mbit/sec")
+	add("GB/s", "1/8000000", "kbit/s", "kbits/s", "kbits/sec", "kbit/sec")
+	add("GB/s", "1/8000000000", "bit/s", "bits/s", "bits/sec")
+	add("it/s", "1", "it/s", "iter/s", "iters/s", "iterations/s", "iterations/sec", "steps/s", "steps/sec")
+	add("samples/s", "1", "samples/s", "samples/sec", "sample/s", "images/s", "images/sec",
+		"img/s", "imgs/s", "imgs/sec", "seq/s", "sequences/s", "sequences/sec")
+	add("ops/s", "1", "ops/s", "op/s", "ops/sec", "operations/s", "operations/sec", "iops")
+	add("ops/s", "1000", "kops/s")
+	add("ops/s", "1000000", "mops/s")
+	add("%", "1", "%")
+	add("x", "1", "x", "×")
+	return m
+}()
+
+// lookupUnit finds a printed unit. Rates and symbols match whatever their
+// case ("MB/s", "Gbits/sec", "IOPS"); a word must be written in lower case,
+// so that "iOS 5 Second Edition" holds no seconds.
+func lookupUnit(u string) (unitDef, bool) {
+	lower := strings.ToLower(u)
+	if lower != u && !strings.Contains(u, "/") && len(u) > 2 && u != "IOPS" {
+		return unitDef{}, false
+	}
+	d, ok := units[lower]
+	return d, ok
+}
+
+// maxNumber bounds the length of a number read, so that no input makes
+// exact arithmetic slow.
+const maxNumber = 40
+
+var numberCleaner = strings.NewReplacer(",", "", "−", "-", "+", "")
+
+// convert returns the value of a printed number times factor, rounded to
+// six decimals. It reads "1,234.5", a sign (U+2212 included) and "1e+07".
+// The arithmetic is exact, so a half rounds away from zero as on paper.
+func convert(num string, factor *big.Rat) (float64, bool) {
+	num = numberCleaner.Replace(strings.TrimSpace(num))
+	if num == "" || len(num) > maxNumber {
+		return 0, false
+	}
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		if e, err := strconv.Atoi(num[i+1:]); err != nil || e > 308 || e < -308 {
+			return 0, false
+		}
+	}
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return 0, false
+	}
+	if factor != nil {
+		r.Mul(r, factor)
+	}
+	f, err := strconv.ParseFloat(r.FloatString(6), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// newBench returns a number read from line n (0-based) of an output,
+// converted by u; nil when the number does not read.
+func newBench(label, num string, u unitDef, text string, n int, ctx map[string]string) *Bench {
+	v, ok := convert(num, u.factor)
+	if !ok || label == "" || u.unit == "" {
+		return nil
+	}
+	if ctx == nil {
+		ctx = map[string]string{}
+	}
+	return &Bench{Label: label, Value: v, Unit: u.unit, Context: ctx, Text: text, Line: n + 1}
+}
+
+// appendBench appends b to found unless it is nil.
+func appendBench(found []*Bench, b ...*Bench) []*Bench {
+	for _, x := range b {
+		if x != nil {
+			found = append(found, x)
 		}
 	}
 	return found
 }
 
-// lineBench finds the labelled numbers with units on one line.
-func lineBench(line string) []*Bench {
-	var found []*Bench
-	ctx := map[string]string{}
-	for _, m := range keyValueRE.FindAllStringSubmatch(line, -1) {
-		ctx[contextKey(m[1])] = m[2]
+// copyContext returns a copy of ctx.
+func copyContext(ctx map[string]string) map[string]string {
+	c := make(map[string]string, len(ctx))
+	for k, v := range ctx {
+		c[k] = v
 	}
-	for _, m := range atRE.FindAllStringSubmatch(line, -1) {
-		ctx[contextKey(m[1])] = m[2]
-	}
-	prevEnd := 0
-	head, _, _ := strings.Cut(line, ":")
-	head = strings.TrimSpace(head)
-	for _, m := range numberUnitRE.FindAllStringSubmatchIndex(line, -1) {
-		numStart, unitEnd := m[2], m[5]
-		unit := units[strings.ToLower(line[m[4]:m[5]])]
-		label := labelBefore(line[prevEnd:numStart])
-		// "Latency: mean 2.30s, p99 2.41s": the text before the line's
-		// only colon heads every label after it.
-		if strings.Count(line[:numStart], ":") == 1 && head != label && !strings.Contains(head, "=") {
-			label = strings.TrimSpace(head + " " + label)
-		}
-		prevEnd = unitEnd
-		if label == "" || strings.HasSuffix(label, "=") {
-			continue // an unlabelled number is too often not a result
-		}
-		v, err := strconv.ParseFloat(line[numStart:m[3]], 64)
-		if err != nil {
-			continue
-		}
-		c := map[string]string{}
-		for k, val := range ctx {
-			if !strings.Contains(label, k) {
-				c[k] = val
-			}
-		}
-		found = append(found, &Bench{
-			Label:   label,
-			Value:   math.Round(v*unit.factor*1e6) / 1e6,
-			Unit:    unit.unit,
-			Context: c,
-			Text:    line[numStart:unitEnd],
-		})
-	}
-	return found
-}
-
-// labelBefore returns the words before a number that label it: "Average"
-// in "Average: 71.1 tok/s", "p99" in "p50 2.29s  p99 2.41s".
-func labelBefore(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.TrimRight(s, ":=~≈ \t")
-	if i := strings.LastIndexAny(s, ":=,;|()[]"); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.TrimSpace(s)
-	for _, w := range []string{" in", " at", " of", " took", " is", " was"} {
-		s = strings.TrimSuffix(s, w)
-	}
-	words := strings.Fields(s)
-	for len(words) > 0 && isNumber(words[0]) {
-		words = words[1:] // "500 tokens in 7.05s": the 500 is another quantity
-	}
-	if len(words) > 5 {
-		words = words[len(words)-5:]
-	}
-	return strings.Join(words, " ")
-}
-
-// tableHeader reads a table header whose columns carry units. It returns
-// the column names and, per column, the unit ("" for columns without one),
-// or nil when the line is not such a header.
-func tableHeader(line string) (cols, colUnits []string) {
-	if !unitHeaderRE.MatchString(line) {
-		return nil, nil
-	}
-	cols = splitCells(line)
-	if len(cols) < 2 {
-		return nil, nil
-	}
-	withUnit := 0
-	colUnits = make([]string, len(cols))
-	for i, c := range cols {
-		if m := unitHeaderRE.FindStringSubmatch(c); m != nil {
-			u := strings.ToLower(m[1] + m[2] + m[3])
-			colUnits[i] = units[u].unit
-			withUnit++
-		}
-		if isNumber(c) {
-			return nil, nil // a row, not a header
-		}
-	}
-	if withUnit == 0 {
-		return nil, nil
-	}
-	return cols, colUnits
-}
-
-// tableRows reads the rows under a table header, up to the first line that
-// is not one, and returns the numbers in the columns with units, with the
-// row's first cell as context. It also returns the number of lines read.
-func tableRows(lines []string, cols, colUnits []string, section map[string]string) ([]*Bench, int) {
-	var found []*Bench
-	n := 0
-	for ; n < len(lines); n++ {
-		line := strings.TrimRight(lines[n], "\r")
-		if isRule(line) {
-			continue
-		}
-		cells := splitCells(line)
-		if len(cells) != len(cols) {
-			break
-		}
-		for i, cell := range cells {
-			if colUnits[i] == "" || !isNumber(cell) {
-				continue
-			}
-			v, _ := strconv.ParseFloat(cell, 64)
-			ctx := map[string]string{}
-			for k, val := range section {
-				ctx[k] = val
-			}
-			if colUnits[0] == "" && i != 0 {
-				ctx[contextKey(cols[0])] = cells[0]
-			}
-			found = append(found, &Bench{
-				Label:   cols[i],
-				Value:   v,
-				Unit:    colUnits[i],
-				Context: ctx,
-				Text:    cell,
-				Line:    n + 1,
-			})
-		}
-	}
-	return found, n
+	return c
 }
 
 // contextKey normalizes the name of a parameter, however it was printed:
@@ -291,21 +453,6 @@ func tableRows(lines []string, cols, colUnits []string, section map[string]strin
 func contextKey(name string) string {
 	name = strings.ToLower(strings.Trim(name, "- "))
 	return strings.NewReplacer("_", "-", " ", "-").Replace(name)
-}
-
-func splitCells(line string) []string {
-	line = strings.Trim(strings.TrimSpace(line), "|")
-	cells := cellSplitRE.Split(strings.TrimSpace(line), -1)
-	if len(cells) == 1 && cells[0] == "" {
-		return nil
-	}
-	return cells
-}
-
-// isRule reports whether a line only draws a table's lines: "----+----".
-func isRule(line string) bool {
-	line = strings.TrimSpace(line)
-	return line != "" && strings.Trim(line, "-=+|: ─━┼") == ""
 }
 
 // benchOf returns the numbers printed by the call with the given id.

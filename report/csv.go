@@ -4,10 +4,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/retrace-dev/retrace/analyzer"
 )
@@ -77,15 +76,16 @@ func pairsCSV(w io.Writer, chains []*analyzer.Chain) error {
 }
 
 func benchCSV(w io.Writer, bench []*analyzer.Bench) error {
-	header := []string{"session", "format", "call_id", "msg", "target", "label", "value", "unit", "context", "failed"}
+	header := []string{"session", "format", "call_id", "msg", "target", "label", "value", "unit", "context", "failed", "baseline", "time"}
 	var rows [][]string
 	for _, b := range bench {
-		var ctx []string
-		for _, k := range slices.Sorted(maps.Keys(b.Context)) {
-			ctx = append(ctx, k+"="+b.Context[k])
+		when := ""
+		if !b.Time.IsZero() {
+			when = b.Time.UTC().Format(time.RFC3339Nano)
 		}
 		rows = append(rows, []string{b.Session.Path, b.Session.Format, b.CallID, strconv.Itoa(b.Msg), b.Target,
-			b.Label, strconv.FormatFloat(b.Value, 'f', -1, 64), b.Unit, strings.Join(ctx, " "), strconv.FormatBool(b.Failed)})
+			b.Label, strconv.FormatFloat(b.Value, 'f', -1, 64), b.Unit, contextText(b.Context), strconv.FormatBool(b.Failed),
+			strconv.FormatBool(b.Baseline), when})
 	}
 	return writeCSV(w, header, rows)
 }

@@ -89,6 +89,13 @@ func Bench(w io.Writer, o Options, bench []*analyzer.Bench) error {
 	return benchTable(w, o, bench)
 }
 
+// Timelines writes the benchmark timelines as a table: each metric of each
+// target in each configuration, followed from its first run to its last.
+// Other formats list every number, as Bench does.
+func Timelines(w io.Writer, o Options, timelines []*analyzer.Timeline) error {
+	return timelineTable(w, o, timelines)
+}
+
 // Lessons writes one entry per mistake. In Markdown it writes a snippet
 // for an agent's instructions file (AGENTS.md, CLAUDE.md).
 func Lessons(w io.Writer, o Options, lessons []*analyzer.Lesson) error {

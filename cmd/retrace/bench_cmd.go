@@ -9,6 +9,7 @@ type benchCmd struct {
 	inputs
 	Format string `short:"f" enum:"${formats},csv" default:"table" help:"Output format (${enum})."`
 	Failed bool   `help:"Include numbers printed by calls that failed."`
+	Runs   bool   `help:"In the table, list every number rather than one line per metric and configuration (JSON, JSONL and CSV always list every number)."`
 }
 
 // Run prints the benchmark numbers.
@@ -21,6 +22,9 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 					bench = append(bench, b)
 				}
 			}
+		}
+		if o.Format == report.Table && !c.Runs {
+			return report.Timelines(w, o, analyzer.Timelines(w.report.Sessions))
 		}
 		return report.Bench(w, o, bench)
 	})

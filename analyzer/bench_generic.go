@@ -1,0 +1,502 @@
+package analyzer
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The generic reading takes what home-made scripts print: "label: number
+// unit" lines, several numbers on a line under one head, tables whose
+// column headers carry the unit, with section headers, key=value pairs and
+// a table's first column as context.
+
+var (
+	// spreadRE finds the spread after a value: " ± 0.5", " +/- 0.5".
+	spreadRE = regexp.MustCompile(`^\s?(?:±|\+/-)\s?\d+(?:\.\d+)?`)
+	// numberRunRE finds the numbers of a line: "1,234.5", "71.0", "-3.2".
+	numberRunRE = regexp.MustCompile(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`)
+	// sectionRE reads a section header that sets a parameter:
+	// "=== Concurrency 1 ===", "## Concurrency 16", "--- batch=8 ---".
+	sectionRE = regexp.MustCompile(`^\s*(?:={2,}|-{2,}|#{1,4}|\*{2,})\s*([A-Za-z][\w ./-]*?)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*(?:={2,}|-{2,}|\*{2,})?\s*$`)
+	// namedSectionRE reads a section header that names what follows:
+	// "--- Prefill (1024 tokens) ---".
+	namedSectionRE = regexp.MustCompile(`^\s*(?:={2,}|-{2,}|\*{2,})\s*([^\s=*-].*?)\s*(?:={2,}|-{2,}|\*{2,})\s*$`)
+	// headingRE reads a Markdown heading without a parameter, which ends
+	// the section before it.
+	headingRE = regexp.MustCompile(`^\s*#{1,4}\s+\S`)
+	// keyValueRE reads context such as "C=1" or "batch=8" on a line.
+	keyValueRE = regexp.MustCompile(`([A-Za-z][\w.-]{0,30})=(\d+(?:\.\d+)?)`)
+	// atRE reads context such as "at concurrency 64" after a number.
+	atRE = regexp.MustCompile(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
+	// unitLabelRE reads a line whose label carries the unit:
+	// "Mean latency (ms): 12.3".
+	unitLabelRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][^:=]*?\(([^()]+)\))\s*:\s*([-+]?\d+(?:\.\d+)?)\s*$`)
+	// headRE finds the head of a line, the text before its first colon.
+	headRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([^:]*[A-Za-z][^:]*?)\s*:(?:\s|$)`)
+	// cellSplitRE splits a table row into cells.
+	cellSplitRE = regexp.MustCompile(`\s*\|\s*|\s{2,}|\t+`)
+)
+
+// noise recognizes lines that hold no results whatever their numbers:
+// progress bars and downloads, test and build summaries, servers' logs.
+var noise = regexp.MustCompile(strings.Join([]string{
+	// progress bars: tqdm, pip, rich; download meters
+	`━|█|▏|▎|▍|▌|▋|▊|▉|\|#+|\d+%\|`,
+	`\beta\b|\bETA\b`,
+	`\[\d+:\d\d(?::\d\d)?<`,
+	`\d[\d.]*/[\d.]+ ?[kKMG]i?B\b`,
+	`^\s*(?:Downloading|Collecting|Downloaded|Uploading|Fetching|Pulling)\b`,
+	`^\s+\d+K(?: [.,]+)+`,
+	`saved \[\d+(?:/\d+)?\]`,
+	// test runners and builds
+	`^=+ .*\b(?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|durations|session|summary|FAILURES|ERRORS)\b.*=+\s*$`,
+	`^\s*\d+ (?:passed|failed|errors?|skipped)\b.*\bin [\d.]+m?s\b`,
+	`^\s*[\d.]+m?s (?:call|setup|teardown)\s`,
+	`\bdurations? < [\d.]+m?s hidden`,
+	`^(?:ok|FAIL|PASS)(?:\s|$)`,
+	`^\s*---\s+(?:PASS|FAIL|SKIP|BENCH):`,
+	`^=== (?:RUN|PAUSE|CONT|NAME)\s`,
+	`^test result: `,
+	`^Ran \d+ tests? in`,
+	`^\s+Finished\s.*\bin [\d.]+m?s\s*$`,
+	`^\s+(?:Compiling|Checking|Documenting)\s+\S+ v\d`,
+	`^\s+Running\s.*\((?:target|build)/`,
+	`\bbuilt in [\d.]+\s*(?:m?s|seconds?)\b`,
+	`\btimed out after\b`,
+	`\bcoverage: [\d.]+% of statements`,
+	`^(?:✨\s+)?Done in [\d.]+m?s`,
+	`^(?:added|removed|changed|audited) \d+ packages?`,
+	`^#\d+ `,
+	// servers' logs and echoed settings
+	`^(?:\(\w+ pid=\d+\)\s+)?(?:INFO|WARNING|DEBUG|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d`,
+	`^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\]`,
+	`\bAvg prompt throughput:`,
+	`^(?:\w+=)?Namespace\(`,
+	`\b(?:[Ss]erver|[Ee]ngine|[Mm]odel|[Aa]pp) (?:is )?(?:ready|started|loaded|up) (?:in|after)\b`,
+	`^\s*Waiting (?:up to|for)\b`,
+	`"(?:GET|POST|PUT|DELETE|HEAD|PATCH) \S+ HTTP/\d`,
+}, "|"))
+
+// stopWords end labels of numbers that are settings or limits, not
+// results: "Waiting up to 60s", "less than 5 ms", "timeout 30s".
+var stopWords = map[string]bool{
+	"to": true, "for": true, "every": true, "after": true, "within": true, "than": true,
+	"timeout": true, "interval": true, "eta": true, "sleep": true, "sleeping": true,
+	"waiting": true, "<": true, ">": true, "<=": true, ">=": true, "≤": true, "≥": true,
+	"±": true, "+/-": true, "limit": true, "max-time": true,
+}
+
+// A section is what a section header says of the lines under it.
+type section struct {
+	prefix string            // the header's name, for labels
+	ctx    map[string]string // the header's parameter
+}
+
+// genericBench reads the lines no tool's reader took.
+func genericBench(t *benchText) []*Bench {
+	var found []*Bench
+	sec := section{}
+	for n := 0; n < len(t.lines); n++ {
+		if t.claimed[n] {
+			continue
+		}
+		line := t.lines[n]
+		if noise.MatchString(line) {
+			continue
+		}
+		if s, ok := sectionHeader(line); ok {
+			sec = s
+			continue
+		}
+		if cols, colUnits := tableHeader(line); cols != nil {
+			rows, k := tableRows(t, n+1, cols, colUnits, sec)
+			found = append(found, rows...)
+			n += k
+			continue
+		}
+		for _, b := range lineBench(line, n) {
+			for k, v := range sec.ctx {
+				if _, ok := b.Context[k]; !ok {
+					b.Context[k] = v
+				}
+			}
+			if sec.prefix != "" {
+				b.Label = sec.prefix + " " + b.Label
+			}
+			found = append(found, b)
+		}
+	}
+	return found
+}
+
+// sectionHeader reads a section header.
+func sectionHeader(line string) (section, bool) {
+	if m := sectionRE.FindStringSubmatch(line); m != nil {
+		return section{ctx: map[string]string{contextKey(m[1]): m[2]}}, true
+	}
+	if m := namedSectionRE.FindStringSubmatch(line); m != nil {
+		name := m[1]
+		if i := strings.Index(name, "("); i > 0 {
+			name = name[:i]
+		}
+		name = strings.TrimSpace(name)
+		if hasLetter(name) && len(strings.Fields(name)) <= 5 {
+			return section{prefix: name}, true
+		}
+		return section{}, true
+	}
+	if headingRE.MatchString(line) {
+		return section{}, true
+	}
+	return section{}, false
+}
+
+// A numberUnit is a number followed by a known unit on a line.
+type numberUnit struct {
+	start, numEnd, end int // byte offsets: the number, and the unit's end
+	unit               unitDef
+}
+
+// numberUnits finds the numbers with units of a line. A number counts when
+// it stands on its own (not in "x86_64", "1/2", "1.2.3" or "p50") and a
+// unit follows it, attached or after one space; "x" must be attached.
+func numberUnits(line string) []numberUnit {
+	var found []numberUnit
+	for _, m := range numberRunRE.FindAllStringIndex(line, -1) {
+		start, end := m[0], m[1]
+		if start > 0 {
+			r, _ := utf8.DecodeLastRuneInString(line[:start])
+			if isWordRune(r) || r == '.' || r == '/' || r == '\\' {
+				if line[start] != '-' && line[start] != '+' {
+					continue
+				}
+				start++ // "5-10ms": the dash separates
+				if start >= end {
+					continue
+				}
+			}
+		}
+		if end < len(line) && line[end] == '.' && end+1 < len(line) && isDigit(line[end+1]) {
+			continue // a version: 1.2.3
+		}
+		u, uEnd, ok := unitAfter(line, end)
+		if !ok {
+			// "12.3 ± 0.5 ms": the spread's unit is the value's.
+			m := spreadRE.FindStringSubmatchIndex(line[end:])
+			if m == nil {
+				continue
+			}
+			if u, _, ok = unitAfter(line, end+m[1]); !ok {
+				continue
+			}
+			uEnd = end
+		}
+		found = append(found, numberUnit{start: start, numEnd: end, end: uEnd, unit: u})
+	}
+	return found
+}
+
+// unitAfter reads the unit after a number ending at i.
+func unitAfter(line string, i int) (unitDef, int, bool) {
+	j := i
+	spaced := false
+	if j < len(line) && line[j] == ' ' {
+		j++
+		spaced = true
+	}
+	k := j
+	for k < len(line) {
+		r, size := utf8.DecodeRuneInString(line[k:])
+		if !(unicode.IsLetter(r) || r == '/' || r == '%' || r == '×') {
+			break
+		}
+		k += size
+	}
+	if k == j {
+		return unitDef{}, 0, false
+	}
+	if k < len(line) {
+		r, _ := utf8.DecodeRuneInString(line[k:])
+		if isWordRune(r) {
+			return unitDef{}, 0, false
+		}
+	}
+	word := line[j:k]
+	u, ok := lookupUnit(word)
+	if !ok {
+		return unitDef{}, 0, false
+	}
+	if spaced && (u.unit == "x") {
+		return unitDef{}, 0, false
+	}
+	return u, k, true
+}
+
+// lineBench reads the labelled numbers with units of one line (n, 0-based).
+func lineBench(line string, n int) []*Bench {
+	if m := unitLabelRE.FindStringSubmatch(line); m != nil {
+		if u, ok := lookupUnit(m[2]); ok {
+			return appendBench(nil, newBench(strings.TrimSpace(m[1]), m[3], u, m[3], n, nil))
+		}
+	}
+	nums := numberUnits(line)
+	if len(nums) == 0 {
+		return nil
+	}
+	ctx := lineContext(line)
+	// "Latency: mean 2.30s, p99 2.41s": the head before the line's first
+	// colon heads the labels after it, unless it has a value of its own
+	// ("Requests: 5/5 ok, wall time 11.52s"); a number without a label
+	// of its own takes the head as its label.
+	head, colon, next, ownValue := "", -1, len(line), false
+	if m := headRE.FindStringSubmatchIndex(line); m != nil && !strings.Contains(line[m[2]:m[3]], "=") {
+		head = cleanLabel(line[m[2]:m[3]])
+		colon = m[1] - 1
+		for colon >= 0 && line[colon] != ':' {
+			colon--
+		}
+		if colon >= 0 && colon < nums[0].start {
+			ownValue = strings.ContainsAny(line[colon+1:nums[0].start], "0123456789")
+			if i := strings.Index(line[colon+1:], ": "); i >= 0 {
+				next = colon + 1 + i // a second head: "Accept length: 1.38, accept rate: 19.1%"
+			}
+		} else {
+			head = ""
+		}
+	}
+	var found []*Bench
+	prevEnd := 0
+	for _, nu := range nums {
+		seg := line[prevEnd:nu.start]
+		prevEnd = nu.end
+		if rejects(seg) {
+			continue
+		}
+		label := labelBefore(seg)
+		if label == "" && len(found) > 0 && strings.Trim(seg, " ,;(") == "" {
+			label = found[len(found)-1].Label // "in 2.5s (40.0 tok/s)"
+		}
+		if head != "" && nu.start > colon && nu.start <= next {
+			switch {
+			case label == "":
+				label = head
+			case !ownValue && label != head:
+				label = head + " " + label
+			}
+		}
+		if label == "" || !hasLetter(label) {
+			continue
+		}
+		c := map[string]string{}
+		for k, v := range ctx {
+			if !strings.Contains(strings.ToLower(label), k) {
+				c[k] = v
+			}
+		}
+		found = appendBench(found, newBench(label, line[nu.start:nu.numEnd], nu.unit, line[nu.start:nu.end], n, c))
+	}
+	return found
+}
+
+// lineContext reads the key=value pairs of a line whose value is a bare
+// number ("C=1", "batch=8"; a value with a unit, "TTFT=61.2ms", is a
+// result, not context), and "at concurrency 64".
+func lineContext(line string) map[string]string {
+	ctx := map[string]string{}
+	for _, m := range keyValueRE.FindAllStringSubmatchIndex(line, -1) {
+		if m[0] > 0 && !strings.ContainsRune(" \t,([", rune(line[m[0]-1])) {
+			continue
+		}
+		if end := m[1]; end < len(line) {
+			if !strings.ContainsRune(" \t,;:)]", rune(line[end])) || line[end] == ',' && end+1 < len(line) && isDigit(line[end+1]) {
+				continue
+			}
+		}
+		ctx[contextKey(line[m[2]:m[3]])] = line[m[4]:m[5]]
+	}
+	for _, m := range atRE.FindAllStringSubmatch(line, -1) {
+		ctx[contextKey(m[1])] = m[2]
+	}
+	return ctx
+}
+
+// rejects reports whether the text before a number makes it a limit or a
+// setting rather than a result: "less than 5 ms", "timeout 30s", "retry
+// in 10s".
+func rejects(seg string) bool {
+	words := strings.Fields(strings.TrimRight(seg, ":=~≈ \t"))
+	if len(words) > 0 && stopWords[strings.ToLower(words[len(words)-1])] {
+		return true
+	}
+	for len(words) > 0 && linkWords[strings.ToLower(words[len(words)-1])] {
+		words = words[:len(words)-1]
+	}
+	return len(words) > 0 && waitWords[strings.ToLower(words[len(words)-1])]
+}
+
+// waitWords end the labels of delays: "retry in 10s", "sleep 5s".
+var waitWords = map[string]bool{
+	"retry": true, "retrying": true, "retries": true, "sleep": true, "sleeping": true,
+	"wait": true, "waiting": true, "backoff": true, "delay": true, "timeout": true,
+	"expires": true, "ttl": true,
+}
+
+// labelBefore returns the words before a number that label it: "Average"
+// in "Average: 71.1 tok/s", "p99" in "p50 2.29s  p99 2.41s".
+func labelBefore(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimRight(s, ":=~≈ \t")
+	if i := strings.LastIndexAny(s, ":=,;|()[]"); i >= 0 {
+		s = s[i+1:]
+	}
+	// "Step 10/100 loss 2.3 time 0.5s": the words after the last other
+	// measurement label this one; a count stays ("Generated 100 tokens").
+	words := strings.Fields(cleanLabel(s))
+	for i := len(words) - 2; i >= 0; i-- {
+		if isNumber(words[i]) && strings.Contains(words[i], ".") {
+			words = words[i+1:]
+			break
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// linkWords end a label without being part of it: "Training done in".
+var linkWords = map[string]bool{"in": true, "at": true, "of": true, "took": true, "is": true, "was": true,
+	"about": true, "~": true, "≈": true, "=": true, "-": true, "—": true}
+
+// cleanLabel trims a label of bullets, leading numbers ("500 tokens in
+// 7.05s": the 500 is another quantity) and linking words, and keeps its
+// last five words.
+func cleanLabel(s string) string {
+	words := strings.Fields(s)
+	for len(words) > 0 {
+		w := strings.TrimRight(words[len(words)-1], ".…")
+		if w != "" && !linkWords[strings.ToLower(w)] {
+			words[len(words)-1] = w
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	for len(words) > 0 && (isNumber(words[0]) || words[0] == "-" || words[0] == "*" || words[0] == "•" || words[0] == "+") {
+		words = words[1:]
+	}
+	if len(words) > 5 {
+		words = words[len(words)-5:]
+	}
+	return strings.Join(words, " ")
+}
+
+// tableHeader reads a table header whose columns carry units. It returns
+// the column names and, per column, the unit (zero for columns without
+// one), or nil when the line is not such a header.
+func tableHeader(line string) (cols []string, colUnits []unitDef) {
+	if !strings.ContainsAny(line, "/(%[") {
+		return nil, nil
+	}
+	cols = splitCells(line)
+	if len(cols) < 2 {
+		return nil, nil
+	}
+	withUnit := 0
+	colUnits = make([]unitDef, len(cols))
+	for i, c := range cols {
+		if isCellNumber(c) || c != "" && isDigit(c[0]) || len(numberUnits(c)) > 0 {
+			return nil, nil // a row, or a line of results, not a header
+		}
+		if u, ok := cellUnit(c); ok {
+			colUnits[i] = u
+			withUnit++
+		}
+	}
+	if withUnit == 0 {
+		return nil, nil
+	}
+	return cols, colUnits
+}
+
+var (
+	parenUnitRE = regexp.MustCompile(`[(\[]([^()\[\]]+)[)\]]\s*$`)
+)
+
+// cellUnit reads the unit of a column header: "tok/s", "Total tok/s",
+// "Mean latency (s)", "TTFT [ms]".
+func cellUnit(c string) (unitDef, bool) {
+	if m := parenUnitRE.FindStringSubmatch(c); m != nil {
+		if u, ok := lookupUnit(strings.TrimSpace(m[1])); ok {
+			return u, true
+		}
+	}
+	words := strings.Fields(c)
+	if len(words) == 0 {
+		return unitDef{}, false
+	}
+	last := words[len(words)-1]
+	if !strings.Contains(last, "/") {
+		return unitDef{}, false
+	}
+	return lookupUnit(last)
+}
+
+// tableRows reads the rows of a table from line from, up to the first
+// line that is not one, and returns the numbers in the columns with units,
+// with the row's first cell as context. It also returns the number of
+// lines read.
+func tableRows(t *benchText, from int, cols []string, colUnits []unitDef, sec section) ([]*Bench, int) {
+	var found []*Bench
+	n := from
+	for ; n < len(t.lines) && !t.claimed[n]; n++ {
+		line := t.lines[n]
+		if isRule(line) {
+			continue
+		}
+		cells := splitCells(line)
+		if len(cells) != len(cols) {
+			break
+		}
+		for i, cell := range cells {
+			if colUnits[i].unit == "" || !isCellNumber(cell) {
+				continue
+			}
+			ctx := copyContext(sec.ctx)
+			if colUnits[0].unit == "" && i != 0 {
+				ctx[contextKey(cols[0])] = cells[0]
+			}
+			label := cols[i]
+			if sec.prefix != "" {
+				label = sec.prefix + " " + label
+			}
+			found = appendBench(found, newBench(label, cell, colUnits[i], cell, n, ctx))
+		}
+	}
+	return found, n - from
+}
+
+func splitCells(line string) []string {
+	line = strings.Trim(strings.TrimSpace(line), "|")
+	cells := cellSplitRE.Split(strings.TrimSpace(line), -1)
+	if len(cells) == 1 && cells[0] == "" {
+		return nil
+	}
+	return cells
+}
+
+var cellNumberRE = regexp.MustCompile(`^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$`)
+
+func isCellNumber(s string) bool { return cellNumberRE.MatchString(s) }
+
+// isRule reports whether a line only draws a table's lines: "----+----".
+func isRule(line string) bool {
+	line = strings.TrimSpace(line)
+	return line != "" && strings.Trim(line, "-=+|: ─━┼") == ""
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
