@@ -63,6 +63,13 @@ func TestGolden(t *testing.T) {
 			})
 		}
 	}
+	t.Run("timelines/table", func(t *testing.T) {
+		var got bytes.Buffer
+		if err := Timelines(&got, Options{Format: Table}, analyzer.Timelines(rep.Sessions)); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("..", "testdata", "report", "timelines.table.golden"), got.Bytes())
+	})
 	t.Run("show/text", func(t *testing.T) {
 		var got bytes.Buffer
 		if err := Show(&got, Options{Format: Text}, chains); err != nil {
@@ -77,6 +84,15 @@ func TestGolden(t *testing.T) {
 		}
 		golden(t, filepath.Join("..", "testdata", "report", "lessons.markdown.golden"), got.Bytes())
 	})
+	for _, format := range []string{Markdown, HTML} {
+		t.Run("postmortem/"+format, func(t *testing.T) {
+			var got bytes.Buffer
+			if err := PostMortem(&got, Options{Format: format}, rep); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("..", "testdata", "report", "postmortem."+format+".golden"), got.Bytes())
+		})
+	}
 	t.Run("summary/table-color", func(t *testing.T) {
 		var got bytes.Buffer
 		if err := Summary(&got, Options{Format: Table, Color: true}, rep); err != nil {
@@ -158,6 +174,29 @@ func TestCode(t *testing.T) {
 	} {
 		if got := code(tt.in); got != tt.want {
 			t.Errorf("code(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain words", "plain words"},
+		{"a *b* _c_ `d` [e](f) <g> |h|", `a \*b\* \_c\_ \` + "`" + `d\` + "`" + ` \[e\](f) \<g\> \|h\|`},
+		{"# not a heading", `\# not a heading`},
+		{"- not a list", `\- not a list`},
+		{"a-b c#d", "a-b c#d"},
+		{"&amp; & 1", `\&amp; & 1`},
+	} {
+		if got := mdEscape(tt.in); got != tt.want {
+			t.Errorf("mdEscape(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"x", "```sh\nx\n```"},
+		{"a ``` b", "````sh\na ``` b\n````"},
+	} {
+		if got := fence(tt.in, "sh"); got != tt.want {
+			t.Errorf("fence(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

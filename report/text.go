@@ -77,6 +77,17 @@ func cleanLine(s string, max int) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
+// cleanText makes multi-line transcript text safe for a document: escape
+// sequences are removed and other control characters replaced, while line
+// breaks and tabs stay.
+func cleanText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = cleanLine(strings.TrimSuffix(l, "\r"), 4000)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // duration writes seconds the short way people read them: 45s, 3m12s, 2h05m.
 func duration(sec float64) string {
 	d := int(math.Round(sec))

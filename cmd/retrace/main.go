@@ -11,6 +11,7 @@
 //	retrace bench [PATH...]       the benchmark numbers the calls printed
 //	retrace lessons [PATH...]     mistakes made and how they were corrected
 //	retrace show FILE [CALL]      one failure chain told as a story
+//	retrace report [PATH...]      a post-mortem in Markdown or HTML (-f html -o FILE)
 //	retrace formats               the transcript formats retrace reads
 //
 // A PATH is a transcript file, a directory searched recursively, or "-" for
@@ -46,6 +47,7 @@ type CLI struct {
 	Pairs   pairsCmd   `cmd:"" help:"List each failure with its retries, the call that fixed it, what changed and what it cost."`
 	Bench   benchCmd   `cmd:"" help:"List the benchmark numbers the tool calls printed, with their context."`
 	Lessons lessonsCmd `cmd:"" help:"List the mistakes the agent made and corrected, grouped across sessions; --format markdown writes them as instructions for an agent."`
+	Report  reportCmd  `cmd:"" help:"Write a post-mortem to share, in Markdown or as a self-contained HTML page: per session what failed, what fixed it, what it cost and what the benchmarks showed."`
 	Show    showCmd    `cmd:"" help:"Tell the failure chains of one transcript as stories: the failed command, the error, the calls between, the fix, what changed and what it cost."`
 	Formats formatsCmd `cmd:"" help:"List the transcript formats retrace reads and how it recognizes them."`
 }
@@ -83,6 +85,7 @@ Examples:
   retrace errors -f json export.json    failed calls as JSON
   retrace lessons -f markdown .         lessons to paste into AGENTS.md
   retrace show session.jsonl 33         the story of the failure at msg 33
+  retrace report -f html -o pm.html .   a post-mortem page to share
 
 Exit status: 0 on success (findings are not failures); 1 when some input
 could not be read, the rest still reported; 2 on a usage error.`
