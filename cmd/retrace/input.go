@@ -18,6 +18,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/redact"
 	"github.com/retrace-dev/retrace/parser"
 )
 
@@ -27,6 +28,26 @@ type inputs struct {
 	InputFormat string   `name:"input-format" short:"i" default:"auto" enum:"${input_formats}" help:"Read every input as this format (${enum}); auto recognizes each from its content."`
 	Since       string   `help:"Only sessions active at or after this time: a date (2026-03-01), a date and time (2026-03-01T14:00), or a span back from now (36h, 7d, 2w)."`
 	Until       string   `help:"Only sessions that started at or before this time, written as for --since."`
+	redaction
+}
+
+// redaction holds the flags that choose what is masked.
+type redaction struct {
+	NoRedact    bool `name:"no-redact" help:"Show secrets as the transcripts hold them. By default API keys, tokens, passwords and private keys are masked as [secret:KIND:HASH] in every output."`
+	RedactHosts bool `name:"redact-hosts" help:"Also mask IP addresses and the user names in home directory paths."`
+}
+
+// redactKeyVar names the variable that fixes the key of the masks' hashes,
+// for output that must be the same from run to run; without it each run
+// draws its own.
+const redactKeyVar = "RETRACE_REDACT_KEY"
+
+// redactor returns the redactor the flags ask for; nil for --no-redact.
+func (r redaction) redactor(env *Env) *redact.Redactor {
+	if r.NoRedact {
+		return nil
+	}
+	return redact.New(redact.Options{Hosts: r.RedactHosts, Key: []byte(env.Getenv(redactKeyVar))})
 }
 
 // A source is one transcript to read.
@@ -66,7 +87,7 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	if in.InputFormat != "auto" {
 		format = parser.Lookup(in.InputFormat)
 	}
-	results := readAll(sources, format, env.Stdin)
+	results := readAll(sources, format, in.redactor(env), env.Stdin)
 
 	var reports []*analyzer.SessionReport
 	unknown := 0
@@ -167,14 +188,14 @@ func (w *warner) expand(paths []string, per period) []source {
 }
 
 // readAll reads the sources in parallel and returns their results in order.
-func readAll(sources []source, format *parser.Format, stdin io.Reader) []result {
+func readAll(sources []source, format *parser.Format, red *redact.Redactor, stdin io.Reader) []result {
 	results := make([]result, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(sources), 1)) {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i] = read(sources[i], format, stdin)
+				results[i] = read(sources[i], format, red, stdin)
 			}
 		})
 	}
@@ -186,8 +207,8 @@ func readAll(sources []source, format *parser.Format, stdin io.Reader) []result 
 	return results
 }
 
-// read parses and analyzes one source.
-func read(src source, format *parser.Format, stdin io.Reader) result {
+// read parses, redacts and analyzes one source.
+func read(src source, format *parser.Format, red *redact.Redactor, stdin io.Reader) result {
 	var r io.Reader = stdin
 	var modTime time.Time
 	if src.name != "<stdin>" {
@@ -210,7 +231,25 @@ func read(src source, format *parser.Format, stdin io.Reader) result {
 	if s == nil {
 		return result{err: err}
 	}
+	redactSession(red, s)
 	return result{report: analyzer.AnalyzeSession(s), err: err, modTime: modTime}
+}
+
+// redactSession masks the secrets in every text of s that came from the
+// transcript, before analysis, so that no output can show them. A nil red
+// leaves s as it is.
+func redactSession(red *redact.Redactor, s *parser.Session) {
+	if red == nil {
+		return
+	}
+	s.Title, s.Cwd = red.String(s.Title), red.String(s.Cwd)
+	for _, c := range s.Calls {
+		c.Command, c.File, c.Output = red.String(c.Command), red.String(c.File), red.String(c.Output)
+		c.Note, c.Text = red.String(c.Note), red.String(c.Text)
+		for k, v := range c.Args {
+			c.Args[k] = red.String(v)
+		}
+	}
 }
 
 // decompress reads gzip- and zstd-compressed input transparently, knowing

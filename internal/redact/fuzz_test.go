@@ -1,0 +1,59 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzString checks String's invariants on any input, with and without
+// Options.Hosts: it does not panic; it is idempotent, so its output holds
+// nothing more for the rules to find; its output is valid UTF-8 when the
+// input is; and it only replaces, so what lies between the masks of the
+// output is the input's own text, in order.
+func FuzzString(f *testing.F) {
+	for _, tc := range secretCases {
+		f.Add(tc.in)
+	}
+	for _, tc := range hostCases {
+		f.Add(tc.in)
+	}
+	f.Add(secretText(1)[:4096])
+	plain, hosts := newTest(false), newTest(true)
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, r := range []*Redactor{plain, hosts} {
+			out := r.String(in)
+			if again := r.String(out); again != out {
+				t.Fatalf("hosts=%v: not idempotent on %q:\nonce  %q\ntwice %q", r.hosts, in, out, again)
+			}
+			if utf8.ValidString(in) && !utf8.ValidString(out) {
+				t.Fatalf("hosts=%v: invalid UTF-8 from valid input %q: %q", r.hosts, in, out)
+			}
+			if !keeps(in, out) {
+				t.Fatalf("hosts=%v: output %q is not the input %q with parts replaced by masks", r.hosts, out, in)
+			}
+		}
+	})
+}
+
+// keeps reports whether out is in with some parts replaced by masks: the
+// text between out's masks is found in in, in order, from its start to its
+// end.
+func keeps(in, out string) bool {
+	pieces := masks.Split(out, -1)
+	if !strings.HasPrefix(in, pieces[0]) {
+		return false
+	}
+	pos := len(pieces[0])
+	if len(pieces) == 1 {
+		return pos == len(in)
+	}
+	for _, p := range pieces[1 : len(pieces)-1] {
+		j := strings.Index(in[pos:], p)
+		if j < 0 {
+			return false
+		}
+		pos += j + len(p)
+	}
+	return strings.HasSuffix(in[pos:], pieces[len(pieces)-1])
+}
