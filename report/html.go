@@ -75,6 +75,7 @@ func coord(v float64) string { return fmt.Sprintf("%.1f", v) }
 // A chart plots one metric of one target over a session.
 type chart struct {
 	Target, Label, Unit string
+	Title               string // the label, with the unit unless it names it
 	Context             string
 	Min, Max            string
 	TopY                string
@@ -110,7 +111,10 @@ func charts(results []resultRow) []chart {
 		if hi == lo {
 			lo, hi = lo*0.9, hi*1.1+1e-9
 		}
-		c := chart{Target: r.Target, Label: r.Label, Unit: r.Unit, Context: r.Context, Min: number(lo), Max: number(hi), TopY: "20"}
+		c := chart{Target: r.Target, Label: r.Label, Unit: r.Unit, Title: r.Label, Context: r.Context, Min: number(lo), Max: number(hi), TopY: "20"}
+		if !strings.Contains(r.Label, "("+r.Unit+")") {
+			c.Title += " (" + r.Unit + ")"
+		}
 		var line []string
 		for i, b := range r.Points {
 			x := 40 + 260*float64(i)/float64(len(r.Points)-1)
