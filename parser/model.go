@@ -2,6 +2,8 @@ package parser
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -104,3 +106,16 @@ func (p Pos) String() string {
 
 // MarshalText makes a Pos print as "file:line" in JSON.
 func (p Pos) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a Pos as MarshalText writes it: "file:line", or
+// "file" when the line is unknown.
+func (p *Pos) UnmarshalText(b []byte) error {
+	s := string(b)
+	p.File, p.Line = s, 0
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		if n, err := strconv.Atoi(s[i+1:]); err == nil && n > 0 {
+			p.File, p.Line = s[:i], n
+		}
+	}
+	return nil
+}

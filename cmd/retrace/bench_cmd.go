@@ -14,6 +14,7 @@ type benchCmd struct {
 
 // Run prints the benchmark numbers.
 func (c *benchCmd) Run(g *Globals, env *Env) error {
+	c.reduce = true
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		var bench []*analyzer.Bench
 		for _, s := range w.report.Sessions {

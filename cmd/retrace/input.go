@@ -29,6 +29,10 @@ type inputs struct {
 	Since       string   `help:"Only sessions active at or after this time: a date (2026-03-01), a date and time (2026-03-01T14:00), or a span back from now (36h, 7d, 2w)."`
 	Until       string   `help:"Only sessions that started at or before this time, written as for --since."`
 	redaction
+
+	// reduce lets the inputs include earlier JSONL output of `retrace
+	// pairs` and `retrace bench`, merged as if analysed here.
+	reduce bool
 }
 
 // redaction holds the flags that choose what is masked.
@@ -58,7 +62,10 @@ type source struct {
 
 // A result is what reading one source gave.
 type result struct {
-	report  *analyzer.SessionReport // nil if nothing could be read
+	// reports holds the session the source held, or, for retrace's own
+	// JSONL output, the sessions it names; none if nothing could be read.
+	reports []*analyzer.SessionReport
+	skipped []*parser.SyntaxError // lines of retrace's JSONL output that are not its records
 	err     error
 	modTime time.Time // when the file was last written; zero for stdin
 }
@@ -87,7 +94,9 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	if in.InputFormat != "auto" {
 		format = parser.Lookup(in.InputFormat)
 	}
-	results := readAll(sources, format, in.redactor(env), env.Stdin)
+	prog := newProgress(g, env, sources)
+	results := readAll(sources, reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce}, env.Stdin)
+	prog.finish()
 
 	var reports []*analyzer.SessionReport
 	unknown := 0
@@ -109,21 +118,18 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 		case r.err != nil:
 			w.fail("%v", r.err)
 		}
-		if r.report == nil || !period.holds(r.report.Session, r.modTime) {
-			continue
-		}
-		s := r.report.Session
-		for j, e := range s.Skipped {
-			if j == maxWarnings {
-				w.warn("%s: %d more malformed records skipped", s.Path, len(s.Skipped)-maxWarnings)
-				break
+		w.skipped(src.name, r.skipped)
+		for _, rep := range r.reports {
+			if !period.holds(rep.Session, r.modTime) {
+				continue
 			}
-			w.warn("%v", e)
+			s := rep.Session
+			w.skipped(s.Path, s.Skipped)
+			for _, n := range s.Notes {
+				w.warn("%s: %s", s.Path, n)
+			}
+			reports = append(reports, rep)
 		}
-		for _, n := range s.Notes {
-			w.warn("%s: %s", s.Path, n)
-		}
-		reports = append(reports, r.report)
 	}
 	if unknown > 0 {
 		w.warn("retrace: skipped %d files of no known transcript format", unknown)
@@ -136,6 +142,18 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 		return rep, errPartial
 	}
 	return rep, nil
+}
+
+// skipped warns of the malformed records of the input named name, the first
+// maxWarnings of them one by one.
+func (w *warner) skipped(name string, skipped []*parser.SyntaxError) {
+	for j, e := range skipped {
+		if j == maxWarnings {
+			w.warn("%s: %d more malformed records skipped", name, len(skipped)-maxWarnings)
+			break
+		}
+		w.warn("%v", e)
+	}
 }
 
 // expand turns the arguments into the transcripts to read, walking
@@ -187,15 +205,24 @@ func (w *warner) expand(paths []string, per period) []source {
 	return sources
 }
 
+// A reader reads sources.
+type reader struct {
+	format *parser.Format // the format of every source; nil to recognize each
+	red    *redact.Redactor
+	prog   *progress
+	reduce bool // read retrace's own JSONL output too
+}
+
 // readAll reads the sources in parallel and returns their results in order.
-func readAll(sources []source, format *parser.Format, red *redact.Redactor, stdin io.Reader) []result {
+func readAll(sources []source, rd reader, stdin io.Reader) []result {
 	results := make([]result, len(sources))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(sources), 1)) {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i] = read(sources[i], format, red, stdin)
+				results[i] = rd.read(sources[i], stdin)
+				rd.prog.fileDone()
 			}
 		})
 	}
@@ -208,7 +235,7 @@ func readAll(sources []source, format *parser.Format, red *redact.Redactor, stdi
 }
 
 // read parses, redacts and analyzes one source.
-func read(src source, format *parser.Format, red *redact.Redactor, stdin io.Reader) result {
+func (rd reader) read(src source, stdin io.Reader) result {
 	var r io.Reader = stdin
 	var modTime time.Time
 	if src.name != "<stdin>" {
@@ -220,19 +247,36 @@ func read(src source, format *parser.Format, red *redact.Redactor, stdin io.Read
 		if fi, err := f.Stat(); err == nil {
 			modTime = fi.ModTime()
 		}
-		r = f
+		r = rd.prog.reader(f)
 	}
 	r, closeFn, err := decompress(r, src.name)
 	if err != nil {
 		return result{err: err}
 	}
 	defer closeFn()
-	s, err := parser.Parse(r, src.name, format)
+	br := bufio.NewReaderSize(r, 64<<10)
+	if rd.format == nil && analyzer.IsRecord(firstLine(br)) {
+		if !rd.reduce {
+			return result{err: fmt.Errorf("%s: the JSONL output of retrace pairs or bench; only retrace lessons and retrace bench read it", src.name)}
+		}
+		reports, skipped, err := analyzer.ReadJSONL(br, src.name)
+		return result{reports: reports, skipped: skipped, err: err, modTime: modTime}
+	}
+	s, err := parser.Parse(br, src.name, rd.format)
 	if s == nil {
 		return result{err: err}
 	}
-	redactSession(red, s)
-	return result{report: analyzer.AnalyzeSession(s), err: err, modTime: modTime}
+	redactSession(rd.red, s)
+	return result{reports: []*analyzer.SessionReport{analyzer.AnalyzeSession(s)}, err: err, modTime: modTime}
+}
+
+// firstLine returns the first line br holds, if it ends within its buffer.
+func firstLine(br *bufio.Reader) []byte {
+	b, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return nil
 }
 
 // redactSession masks the secrets in every text of s that came from the

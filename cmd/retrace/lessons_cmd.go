@@ -13,6 +13,7 @@ type lessonsCmd struct {
 
 // Run prints the mistakes made and their corrections.
 func (c *lessonsCmd) Run(g *Globals, env *Env) error {
+	c.reduce = true
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		var lessons []*analyzer.Lesson
 		for _, l := range w.report.Lessons {

@@ -63,9 +63,10 @@ type Globals struct {
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Terminal reports whether standard output is a terminal.
-	Terminal bool
-	Getenv   func(string) string
+	// Terminal reports whether standard output is a terminal;
+	// ErrTerminal, standard error.
+	Terminal, ErrTerminal bool
+	Getenv                func(string) string
 	// Now tells the time, for --since 7d; nil means time.Now.
 	Now func() time.Time
 }
@@ -110,11 +111,12 @@ func kongOptions(env *Env) []kong.Option {
 
 func main() {
 	env := &Env{
-		Stdin:    os.Stdin,
-		Stdout:   os.Stdout,
-		Stderr:   os.Stderr,
-		Terminal: isTerminal(os.Stdout),
-		Getenv:   os.Getenv,
+		Stdin:       os.Stdin,
+		Stdout:      os.Stdout,
+		Stderr:      os.Stderr,
+		Terminal:    isTerminal(os.Stdout),
+		ErrTerminal: isTerminal(os.Stderr),
+		Getenv:      os.Getenv,
 	}
 	os.Exit(run(os.Args[1:], env))
 }

@@ -1,0 +1,117 @@
+package analyzer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/retrace-dev/retrace/parser"
+)
+
+// retrace's JSONL output is its interchange format: shards of transcripts
+// analysed on many machines merge into one report when `retrace lessons`
+// and `retrace bench` read the `pairs` and `bench` records the shards
+// wrote. This file reads them back.
+
+// IsRecord reports whether line is a record of retrace's own JSONL output
+// that ReadJSONL reads: a failure chain of `retrace pairs` or a number of
+// `retrace bench`.
+func IsRecord(line []byte) bool {
+	if !gjson.ValidBytes(line) {
+		return false
+	}
+	r := gjson.ParseBytes(line)
+	if !r.IsObject() || !r.Get("session.path").Exists() {
+		return false
+	}
+	return isChain(r) || isBench(r)
+}
+
+func isChain(r gjson.Result) bool { return r.Get("failure").IsObject() && r.Get("retries").Exists() }
+
+func isBench(r gjson.Result) bool {
+	return r.Get("call_id").Exists() && r.Get("label").Exists() && r.Get("value").Exists()
+}
+
+// UnmarshalJSON reads a chain as `retrace pairs` writes it. The record
+// holds the chain's first failure only, so the chain read back knows no
+// other: lessons drawn from it take the first failure's rejected flags.
+func (ch *Chain) UnmarshalJSON(b []byte) error {
+	type plain Chain // without this method
+	if err := json.Unmarshal(b, (*plain)(ch)); err != nil {
+		return err
+	}
+	if ch.Failure == nil {
+		return errors.New("a chain without its failure")
+	}
+	ch.failures = []*Failure{ch.Failure}
+	return nil
+}
+
+// ReadJSONL reads records of `retrace pairs` and `retrace bench` JSONL
+// output from r, named name in messages, into one report per session they
+// name, in the order the sessions first appear. A line that is not such a
+// record is skipped and returned as a SyntaxError; only an error reading r
+// stops it early.
+func ReadJSONL(r io.Reader, name string) ([]*SessionReport, []*parser.SyntaxError, error) {
+	var reports []*SessionReport
+	bySession := map[SessionRef]*SessionReport{}
+	var skipped []*parser.SyntaxError
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			if msg := addRecord(line, bySession, &reports); msg != "" {
+				skipped = append(skipped, &parser.SyntaxError{Pos: parser.Pos{File: name, Line: n}, Msg: msg})
+			}
+		}
+		if err == io.EOF {
+			return reports, skipped, nil
+		}
+		if err != nil {
+			return reports, skipped, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+}
+
+// addRecord adds one record to the report of its session, and says what is
+// wrong with it, or "".
+func addRecord(line []byte, bySession map[SessionRef]*SessionReport, reports *[]*SessionReport) string {
+	if !gjson.ValidBytes(line) {
+		return "invalid JSON"
+	}
+	r := gjson.ParseBytes(line)
+	var ref SessionRef
+	if err := json.Unmarshal([]byte(r.Get("session").Raw), &ref); err != nil || ref.Path == "" {
+		return "not a record of retrace pairs or bench: no session"
+	}
+	rep := bySession[ref]
+	if rep == nil {
+		rep = &SessionReport{Session: &parser.Session{Path: ref.Path, Format: ref.Format, ID: ref.ID}}
+		bySession[ref] = rep
+		*reports = append(*reports, rep)
+	}
+	switch {
+	case isChain(r):
+		var ch Chain
+		if err := json.Unmarshal(line, &ch); err != nil {
+			return "bad pairs record: " + err.Error()
+		}
+		rep.Chains = append(rep.Chains, &ch)
+		rep.Failures = append(rep.Failures, ch.Failure)
+	case isBench(r):
+		var b Bench
+		if err := json.Unmarshal(line, &b); err != nil {
+			return "bad bench record: " + err.Error()
+		}
+		rep.Benchmarks = append(rep.Benchmarks, &b)
+	default:
+		return "not a record of retrace pairs or bench"
+	}
+	return ""
+}
