@@ -377,11 +377,17 @@ func pickCommand(simple []simple) int {
 		if prog == "conda" && len(s.argv) > 1 && s.argv[1] != "activate" && s.argv[1] != "deactivate" {
 			return i
 		}
-		if !setupPrograms[prog] {
+		if !setupPrograms[prog] && !writesFile(s) {
 			return i
 		}
 	}
 	return first
+}
+
+// writesFile reports whether s only writes a file: `cat > x.py <<EOF`, the
+// way agents create the script the line then runs.
+func writesFile(s simple) bool {
+	return len(s.argv) == 1 && path.Base(s.argv[0]) == "cat" && len(s.writes) > 0
 }
 
 // wordString returns the value of a shell word with its quotes removed.

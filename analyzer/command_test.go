@@ -88,6 +88,9 @@ func TestParseCommand(t *testing.T) {
 		{line: `make test || true`, target: "make test", masked: true},
 		{line: `sleep 30 && curl -s localhost:8000/health`, target: "curl", args: "-s localhost:8000/health"},
 		{line: `sleep 600`, target: "sleep", args: "600"},
+		{line: "cd /testbed && cat > repro.py << 'EOF'\nimport sys\nEOF\npython repro.py --fast", target: "repro.py", args: "--fast"},
+		{line: `cat > notes.txt << 'EOF'` + "\nhello\nEOF", target: "cat"},
+		{line: `cat notes.txt`, target: "cat", args: "notes.txt"},
 		{line: `for f in *.py; do python $f; done`, target: "python", args: "$f"},
 		{line: `echo hello`, target: "echo", args: "hello"},
 		// Words the shell parser rejects are split on spaces.

@@ -19,7 +19,8 @@ var subcommandTools = map[string]bool{
 	"mvn": true, "bazel": true, "systemctl": true, "conda": true, "rustup": true,
 	"nix": true, "composer": true, "bundle": true, "rake": true, "mix": true,
 	"swift": true, "just": true, "task": true, "cmake": true, "ollama": true,
-	"huggingface-cli": true, "hf": true, "sglang": true, "vllm": true,
+	"huggingface-cli": true, "hf": true, "sglang": true, "vllm": true, "net": true,
+	"netsh": true, "winget": true, "choco": true, "scoop": true, "wsl": true,
 }
 
 // launchers run a Python script given among their own options, whose
