@@ -29,7 +29,7 @@ update:
 	go test ./... -update
 
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
-FUZZ_TARGETS = ./parser:FuzzParse ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench ./analyzer:FuzzCallBench ./internal/redact:FuzzString
+FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench ./analyzer:FuzzCallBench ./internal/redact:FuzzString
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

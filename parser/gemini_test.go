@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -202,28 +201,6 @@ func FuzzGemini(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Parse(bytes.NewReader(data), "fuzz", Lookup("gemini"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := bytes.Count(data, []byte("\n")) + 1
-		for _, e := range s.Skipped {
-			if e.Pos.Line < 0 || e.Pos.Line > lines {
-				t.Errorf("%v: line outside the input's %d lines", e, lines)
-			}
-		}
-		for _, c := range s.Calls {
-			if c.Pos.Line < 1 || c.Pos.Line > lines {
-				t.Errorf("call %s at line %d, outside the input's %d lines", c.ID, c.Pos.Line, lines)
-			}
-		}
-		a, err := json.Marshal(s)
-		if err != nil {
-			t.Fatalf("session does not marshal: %v", err)
-		}
-		again, _ := Parse(bytes.NewReader(data), "fuzz", Lookup("gemini"))
-		if b, _ := json.Marshal(again); !bytes.Equal(a, b) {
-			t.Fatal("parsing the same input twice gave different sessions")
-		}
+		checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", Lookup("gemini")) })
 	})
 }

@@ -2,13 +2,11 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -330,26 +328,6 @@ func FuzzText(f *testing.F) {
 	f.Add([]byte(" ╭─╮\n │ ✔  Shell git commit -m \"a\n │\n │    b\" (Commit (it).)\n │    out\n ╰─╯\n"))
 	f.Add([]byte("mini-swe-agent (step 1, $0.00):\n```bash\nls\n```\nUser:\nnoise\n<returncode>2</returncode>\n<output>\nx</output>\n────────────────────\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := decodeText(bytes.NewReader(data), "fuzz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := bytes.Count(data, []byte("\n")) + 1
-		for _, c := range s.Calls {
-			if c.Pos.Line < 1 || c.Pos.Line > lines {
-				t.Errorf("call %s at line %d, outside the input's %d lines", c.ID, c.Pos.Line, lines)
-			}
-			if !utf8.ValidString(c.Output) || !utf8.ValidString(c.Command) {
-				t.Errorf("call %s holds invalid UTF-8", c.ID)
-			}
-		}
-		a, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, _ := decodeText(bytes.NewReader(data), "fuzz")
-		if b, _ := json.Marshal(again); !bytes.Equal(a, b) {
-			t.Fatal("decoding the same input twice gave different sessions")
-		}
+		checkParse(t, data, func() (*Session, error) { return decodeText(bytes.NewReader(data), "fuzz") })
 	})
 }
