@@ -214,13 +214,29 @@ type simple struct {
 func simpleCommands(line string) []simple {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
-		return []simple{{argv: strings.Fields(line)}}
+		return []simple{{argv: unparsedArgv(line)}}
 	}
 	var out []simple
 	for _, st := range f.Stmts {
 		out = collect(out, st, false)
 	}
 	return out
+}
+
+// unparsedArgv returns the words of a line the shell cannot parse that
+// still name its program: those before the first quote, substitution or
+// operator, whose meaning cannot be known.
+func unparsedArgv(line string) []string {
+	fields := strings.Fields(line)
+	for i, w := range fields {
+		if strings.ContainsAny(w, "'\"`$(){};|&<>\\") {
+			if i == 0 {
+				return []string{strings.Trim(w, "'\"`")}
+			}
+			return fields[:i]
+		}
+	}
+	return fields
 }
 
 // collect appends the simple commands of st to out. masked reports that

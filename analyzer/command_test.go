@@ -91,10 +91,12 @@ func TestParseCommand(t *testing.T) {
 		{line: "cd /testbed && cat > repro.py << 'EOF'\nimport sys\nEOF\npython repro.py --fast", target: "repro.py", args: "--fast"},
 		{line: `cat > notes.txt << 'EOF'` + "\nhello\nEOF", target: "cat"},
 		{line: `cat notes.txt`, target: "cat", args: "notes.txt"},
+		// Lines the shell cannot parse keep the words before the trouble.
+		{line: "powershell.exe -Command \"cd 'C:\\src'; `$env:X='1'; git commit\"", target: "powershell", args: "-Command"},
+		{line: `python x.py --name "unterminated`, target: "x.py", args: "--name"},
 		{line: `for f in *.py; do python $f; done`, target: "python", args: "$f"},
 		{line: `echo hello`, target: "echo", args: "hello"},
 		// Words the shell parser rejects are split on spaces.
-		{line: `python x.py 'unterminated`, target: "x.py", args: "'unterminated"},
 		{line: ``, target: ""},
 	}
 	for _, tt := range tests {
