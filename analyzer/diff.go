@@ -102,8 +102,15 @@ func diffCommands(failed, fixed *Command) *Diff {
 	var removed, added []option
 	for _, o := range a {
 		if i := slices.IndexFunc(b, func(p option) bool { return p.name == o.name }); i >= 0 {
-			if b[i].value != o.value {
-				d.Changed = append(d.Changed, Change{Flag: o.name, From: o.value, To: b[i].value})
+			switch to := b[i].value; {
+			case to == o.value:
+			case to == "" || o.value == "":
+				// The word after the flag was not its value but a
+				// positional word: `pytest -xvs tests/x.py::t` and
+				// `pytest -xvs -k t`.
+				aw, bw = appendWord(aw, o.value), appendWord(bw, to)
+			default:
+				d.Changed = append(d.Changed, Change{Flag: o.name, From: o.value, To: to})
 			}
 			continue
 		}
@@ -133,6 +140,14 @@ func diffCommands(failed, fixed *Command) *Diff {
 	d.Removed = append(d.Removed, missingFrom(xo, yo)...)
 	d.Added = append(d.Added, missingFrom(yo, xo)...)
 	return d
+}
+
+// appendWord appends w to words unless it is empty.
+func appendWord(words []string, w string) []string {
+	if w == "" {
+		return words
+	}
+	return append(words, w)
 }
 
 func joinAll(argvs [][]string) []string {

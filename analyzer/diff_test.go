@@ -85,6 +85,12 @@ func TestDiffCommands(t *testing.T) {
 			fixed:  "python x.py --offset -3 --scale 2",
 			want:   Diff{Changed: []Change{{Flag: "--offset", From: "-5", To: "-3"}}},
 		},
+		{
+			name:   "a word after a flag cluster that proves positional",
+			failed: `pytest -xvs specs/cli_spec.py::it_shows_books -k "never_opened"`,
+			fixed:  `pytest -xvs -k "never_opened"`,
+			want:   Diff{Removed: []string{"specs/cli_spec.py::it_shows_books"}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
