@@ -159,5 +159,9 @@ func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 			return nil, ErrUnknownFormat
 		}
 	}
-	return f.Decode(br, name)
+	s, err := f.Decode(br, name)
+	if s != nil {
+		s.toValidUTF8()
+	}
+	return s, err
 }

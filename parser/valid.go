@@ -1,0 +1,34 @@
+package parser
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// toValidUTF8 replaces the bytes of the session's text that are not UTF-8
+// with U+FFFD: transcripts hold what tools printed, invalid bytes
+// included, and every output of retrace must be valid text.
+func (s *Session) toValidUTF8() {
+	for _, p := range []*string{&s.ID, &s.Title, &s.Cwd, &s.Model, &s.Agent} {
+		*p = valid(*p)
+	}
+	for _, c := range s.Calls {
+		for _, p := range []*string{&c.ID, &c.Tool, &c.Command, &c.File, &c.Output, &c.Status, &c.Note, &c.Text, &c.Sidechain} {
+			*p = valid(*p)
+		}
+		for k, v := range c.Args {
+			if vk := valid(k); vk != k {
+				delete(c.Args, k)
+				k = vk
+			}
+			c.Args[k] = valid(v)
+		}
+	}
+}
+
+func valid(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
