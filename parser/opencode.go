@@ -64,11 +64,7 @@ func decodeOpencode(r io.Reader, name string) (*Session, error) {
 
 	info := gjson.GetBytes(doc, "info")
 	s.ID = info.Get("id").String()
-	s.Title = info.Get("title").String()
-	s.Cwd = info.Get("directory").String()
-	s.Agent = info.Get("version").String()
-	s.Start = epochMillis(info.Get("time.created"))
-	s.End = epochMillis(info.Get("time.updated"))
+	setOpencodeInfo(s, info)
 
 	msgs := gjson.GetBytes(doc, "messages")
 	i := -1
@@ -86,39 +82,68 @@ func decodeOpencode(r io.Reader, name string) (*Session, error) {
 	return s, nil
 }
 
+// setOpencodeInfo sets the session's title, directory, version and times
+// from a Session.Info object, as an export and the storage folder hold it.
+func setOpencodeInfo(s *Session, info gjson.Result) {
+	s.Title = info.Get("title").String()
+	s.Cwd = info.Get("directory").String()
+	s.Agent = info.Get("version").String()
+	s.Start = epochMillis(info.Get("time.created"))
+	s.End = epochMillis(info.Get("time.updated"))
+}
+
 // readOpencodeMessage adds the tool calls of message m, the i-th. lineAt
 // turns an offset in the document into a line number; gjson gives the
 // results of m.Get offsets in the whole document, as it does m's own.
 func readOpencodeMessage(s *Session, m gjson.Result, i int, lineAt func(int) int) {
-	mi := m.Get("info")
-	if mi.Get("role").String() == "assistant" {
-		if model := mi.Get("modelID").String(); model != "" {
-			setOnce(&s.Model, model)
-		}
-	}
-	tokens := int(mi.Get("tokens.output").Int())
-	parts := m.Get("parts")
-	text := ""
-	parts.ForEach(func(_, p gjson.Result) bool {
+	om := newOpencodeMessage(s, m.Get("info"), i)
+	m.Get("parts").ForEach(func(_, p gjson.Result) bool {
 		if !gjson.Valid(p.Raw) {
 			return false // the cut-off end of a broken export
 		}
-		switch p.Get("type").String() {
-		case "text":
-			if !p.Get("synthetic").Bool() {
-				text = p.Get("text").String()
-			}
-		case "tool":
-			c := opencodeCall(s, p, i, lineAt(p.Index))
-			c.Text = abridgeText(text)
-			c.Tokens, tokens = tokens, 0
-			text = ""
-		}
+		om.part(p, Pos{File: s.Path, Line: lineAt(p.Index)})
 		return true
 	})
 }
 
-func opencodeCall(s *Session, p gjson.Result, msg, line int) *Call {
+// An opencodeMessage adds the tool calls of one message to its session, part
+// by part in the order of the parts' ids. The export and the storage folders
+// and database share it: they differ only in where a part comes from.
+type opencodeMessage struct {
+	s      *Session
+	i      int    // index of the message in its session
+	tokens int    // output tokens, given to the message's first call
+	text   string // the assistant's text since the last call
+}
+
+// newOpencodeMessage starts the i-th message of s, whose info object (role,
+// model, tokens) is info; info may be missing.
+func newOpencodeMessage(s *Session, info gjson.Result, i int) *opencodeMessage {
+	if info.Get("role").String() == "assistant" {
+		if model := info.Get("modelID").String(); model != "" {
+			setOnce(&s.Model, model)
+		}
+	}
+	return &opencodeMessage{s: s, i: i, tokens: int(info.Get("tokens.output").Int())}
+}
+
+// part reads one part of the message, found at pos.
+func (m *opencodeMessage) part(p gjson.Result, pos Pos) {
+	switch p.Get("type").String() {
+	case "text":
+		if !p.Get("synthetic").Bool() {
+			m.text = p.Get("text").String()
+		}
+	case "tool":
+		c := opencodeCall(m.s, p, m.i, pos)
+		c.Text = abridgeText(m.text)
+		c.Tokens, m.tokens = m.tokens, 0
+		m.text = ""
+	}
+}
+
+// opencodeCall adds the call of tool part p, found at pos in message msg.
+func opencodeCall(s *Session, p gjson.Result, msg int, pos Pos) *Call {
 	st := p.Get("state")
 	c := &Call{
 		Msg:   msg,
@@ -126,7 +151,7 @@ func opencodeCall(s *Session, p gjson.Result, msg, line int) *Call {
 		Tool:  p.Get("tool").String(),
 		Start: epochMillis(st.Get("time.start")),
 		End:   epochMillis(st.Get("time.end")),
-		Pos:   Pos{File: s.Path, Line: line},
+		Pos:   pos,
 	}
 	c.Kind = KindOf(c.Tool)
 	in := st.Get("input")

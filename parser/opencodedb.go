@@ -1,0 +1,253 @@
+package parser
+
+import (
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver, in pure Go
+)
+
+// Since v1.2 opencode keeps its sessions in the SQLite database opencode.db
+// (opencode-<channel>.db for other release channels), in WAL mode. Its tables
+// session, message and part hold what the files of storage/ held: a message
+// or part row has its id, the id of its session or message, and in its data
+// column the JSON object of the file less those ids, which the shared reader
+// does not need. Messages are ordered by time_created, then id; the parts of
+// a message by id.
+//
+// The database is only read, in one read transaction, and never written:
+// it is opened with mode=ro, so SQLite opens the file read-only and fails any
+// write, and with PRAGMA query_only. When no -wal or -journal file lies
+// beside it, opencode is not using it and the file holds every transaction:
+// it is opened immutable as well, and SQLite then takes no lock and neither
+// opens -wal nor creates -shm (should opencode start and checkpoint into the
+// file during the read, which takes a second or so, the read may fail and
+// need doing again). Otherwise opencode is running, or stopped
+// without a checkpoint, and its latest transactions are only in the -wal
+// file; the database is then read as any SQLite reader does, with locks, so
+// that the snapshot is consistent and holds them. SQLite writes its read
+// marks in the -shm index then, and creates that file if it is missing, but
+// writes neither the database nor the -wal file, and a read-only connection
+// neither checkpoints nor removes the -wal file when it closes.
+
+// An opencodeDB is an opencode database open for reading.
+type opencodeDB struct {
+	path     string
+	db       *sql.DB
+	tx       *sql.Tx         // one read transaction: one snapshot
+	parts    *sql.Stmt       // the parts of a message
+	msgOrder string          // ORDER BY clause of the messages
+	session  map[string]bool // columns of the session table
+}
+
+// openOpencodeDB opens the database file path and checks that it has the
+// tables and columns the reader needs.
+func openOpencodeDB(path string) (*opencodeDB, error) {
+	db, err := sql.Open("sqlite", opencodeDSN(path))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	d := &opencodeDB{path: path, db: db}
+	if err := d.open(); err != nil {
+		d.close()
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return d, nil
+}
+
+func (d *opencodeDB) open() error {
+	var err error
+	if d.tx, err = d.db.Begin(); err != nil {
+		return err
+	}
+	if d.session, err = d.columns("session", "id"); err != nil {
+		return err
+	}
+	msg, err := d.columns("message", "id", "session_id", "data")
+	if err != nil {
+		return err
+	}
+	d.msgOrder = "id"
+	if msg["time_created"] {
+		d.msgOrder = "time_created, id"
+	}
+	if _, err := d.columns("part", "id", "message_id", "data"); err != nil {
+		return err
+	}
+	d.parts, err = d.tx.Prepare("SELECT id, data FROM part WHERE message_id = ? ORDER BY id")
+	return err
+}
+
+func (d *opencodeDB) close() {
+	if d.tx != nil {
+		d.tx.Rollback()
+	}
+	d.db.Close()
+}
+
+// opencodeDSN returns the name to open the database file path with: a
+// file: URI, whose query the driver and SQLite read.
+func opencodeDSN(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a drive letter: file:///C:/…
+	}
+	q := "mode=ro"
+	if !exists(path+"-wal") && !exists(path+"-journal") {
+		q += "&immutable=1"
+	}
+	// query_only and trusted_schema(0) guard again against a write, the
+	// latter from a crafted schema's views and triggers; busy_timeout waits
+	// for an opencode that holds a lock for a moment.
+	q += "&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=busy_timeout(5000)"
+	return (&url.URL{Scheme: "file", Path: p}).String() + "?" + q
+}
+
+func exists(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
+}
+
+// columns returns the columns of table, and an error naming what is missing
+// when the table or one of the needed columns is.
+func (d *opencodeDB) columns(table string, need ...string) (map[string]bool, error) {
+	rows, err := d.tx.Query("SELECT name FROM pragma_table_info(?)", table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols := make(map[string]bool)
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		cols[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("no table %q: not an opencode database, or of a version this reader does not know", table)
+	}
+	for _, c := range need {
+		if !cols[c] {
+			return nil, fmt.Errorf("table %q has no column %q: an opencode database of a version this reader does not know", table, c)
+		}
+	}
+	return cols, nil
+}
+
+// sessions lists the sessions of the database, read as from dir.
+func (d *opencodeDB) sessions(dir string) ([]*opencodeCopy, error) {
+	col := func(name string) string {
+		if d.session[name] {
+			return name
+		}
+		return "NULL"
+	}
+	rows, err := d.tx.Query(fmt.Sprintf("SELECT id, %s, %s, %s, %s, %s, %s FROM session",
+		col("parent_id"), col("directory"), col("title"), col("version"), col("time_created"), col("time_updated")))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", d.path, err)
+	}
+	defer rows.Close()
+	var copies []*opencodeCopy
+	for rows.Next() {
+		var id string
+		var parent, directory, title, version sql.NullString
+		var created, updated sql.NullInt64
+		if err := rows.Scan(&id, &parent, &directory, &title, &version, &created, &updated); err != nil {
+			return copies, fmt.Errorf("read %s: %w", d.path, err)
+		}
+		s := newOpencodeSession(dir, id)
+		s.Title, s.Cwd, s.Agent = title.String, directory.String, version.String
+		s.Start, s.End = unixMillis(created.Int64), unixMillis(updated.Int64)
+		copies = append(copies, &opencodeCopy{s: s, updated: updated.Int64, parent: parent.String, read: d.read})
+	}
+	if err := rows.Err(); err != nil {
+		return copies, fmt.Errorf("read %s: %w", d.path, err)
+	}
+	return copies, nil
+}
+
+// read adds the calls of session s to it.
+func (d *opencodeDB) read(s *Session) error {
+	type message struct {
+		id   string
+		data []byte
+	}
+	var msgs []message
+	rows, err := d.tx.Query("SELECT id, data FROM message WHERE session_id = ? ORDER BY "+d.msgOrder, s.ID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
+	}
+	for rows.Next() {
+		var m message
+		if err := rows.Scan(&m.id, &m.data); err != nil {
+			rows.Close()
+			return fmt.Errorf("%s: %w", d.path, err)
+		}
+		msgs = append(msgs, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
+	}
+
+	old := 0
+	for i, msg := range msgs {
+		info, _ := jsonObject(s, d.path+"#message/"+msg.id, msg.data, false)
+		if isOldOpencodeMessage(info) {
+			old++
+		}
+		m := newOpencodeMessage(s, info, i)
+		if err := d.readParts(s, m, msg.id); err != nil {
+			return err
+		}
+	}
+	noteOldOpencodeMessages(s, old)
+	return nil
+}
+
+// readParts reads the parts of message id into m.
+func (d *opencodeDB) readParts(s *Session, m *opencodeMessage, id string) error {
+	rows, err := d.parts.Query(id)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var data []byte
+		if err := rows.Scan(&id, &data); err != nil {
+			return fmt.Errorf("%s: %w", d.path, err)
+		}
+		pos := Pos{File: d.path + "#part/" + id}
+		if p, ok := jsonObject(s, pos.File, data, false); ok {
+			m.part(p, pos)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
+	}
+	return nil
+}
+
+// unixMillis returns the time ms milliseconds after the epoch, in UTC; zero
+// for 0 or less.
+func unixMillis(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
