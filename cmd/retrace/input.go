@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -24,7 +25,7 @@ import (
 
 // inputs are the transcript arguments of every analysis command.
 type inputs struct {
-	Paths       []string `arg:"" optional:"" name:"path" help:"Transcript files or directories (searched recursively); \"-\" reads standard input. With none, the agents' default locations are read."`
+	Paths       []rawArg `arg:"" optional:"" name:"path" help:"Transcript files or directories (searched recursively); \"-\" reads standard input. With none, the agents' default locations are read."`
 	InputFormat string   `name:"input-format" short:"i" default:"auto" enum:"${input_formats}" help:"Read every input as this format (${enum}); auto recognizes each from its content."`
 	Since       string   `help:"Only sessions active at or after this time: a date (2026-03-01), a date and time (2026-03-01T14:00), or a span back from now (36h, 7d, 2w)."`
 	Until       string   `help:"Only sessions that started at or before this time, written as for --since."`
@@ -33,6 +34,33 @@ type inputs struct {
 	// reduce lets the inputs include earlier JSONL output of `retrace
 	// pairs` and `retrace bench`, merged as if analysed here.
 	reduce bool
+}
+
+// A rawArg is a command-line argument taken as it is. Kong decodes strings
+// through JSON, which would replace the bytes of a file name that are not
+// UTF-8, and split a list on commas, which file names may hold.
+type rawArg string
+
+// Decode implements kong.MapperValue.
+func (a *rawArg) Decode(ctx *kong.DecodeContext) error {
+	t, err := ctx.Scan.PopValue("path")
+	if err != nil {
+		return err
+	}
+	s, ok := t.Value.(string)
+	if !ok {
+		return fmt.Errorf("expected a path but got %v", t.Value)
+	}
+	*a = rawArg(s)
+	return nil
+}
+
+func rawStrings(args []rawArg) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = string(a)
+	}
+	return out
 }
 
 // redaction holds the flags that choose what is masked.
@@ -58,6 +86,7 @@ func (r redaction) redactor(env *Env) *redact.Redactor {
 type source struct {
 	name     string // as shown in messages: the path, or "<stdin>"
 	explicit bool   // named on the command line, rather than found in a directory
+	opencode bool   // an opencode data folder or database, of many sessions
 }
 
 // A result is what reading one source gave.
@@ -78,7 +107,7 @@ const maxWarnings = 10
 // the report of the rest.
 func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	w := &warner{w: env.Stderr, quiet: g.Quiet}
-	paths := in.Paths
+	paths := rawStrings(in.Paths)
 	if len(paths) == 0 {
 		var err error
 		if paths, err = defaultPaths(env, w); err != nil {
@@ -172,6 +201,10 @@ func (w *warner) expand(paths []string, per period) []source {
 			w.fail("%s", pathError(err))
 			continue
 		}
+		if parser.IsOpencodeData(p) {
+			sources = append(sources, source{name: p, explicit: true, opencode: true})
+			continue
+		}
 		if !fi.IsDir() {
 			sources = append(sources, source{name: p, explicit: true})
 			continue
@@ -184,6 +217,10 @@ func (w *warner) expand(paths []string, per period) []source {
 			if d.IsDir() {
 				if path != p && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir // .git and the like
+				}
+				if path != p && parser.IsOpencodeData(path) {
+					sources = append(sources, source{name: path, opencode: true})
+					return filepath.SkipDir
 				}
 				return nil
 			}
@@ -236,6 +273,9 @@ func readAll(sources []source, rd reader, stdin io.Reader) []result {
 
 // read parses, redacts and analyzes one source.
 func (rd reader) read(src source, stdin io.Reader) result {
+	if src.opencode {
+		return rd.readOpencode(src)
+	}
 	var r io.Reader = stdin
 	var modTime time.Time
 	if src.name != "<stdin>" {
@@ -268,6 +308,20 @@ func (rd reader) read(src source, stdin io.Reader) result {
 	}
 	redactSession(rd.red, s)
 	return result{reports: []*analyzer.SessionReport{analyzer.AnalyzeSession(s)}, err: err, modTime: modTime}
+}
+
+// readOpencode reads the sessions of an opencode data folder or database.
+func (rd reader) readOpencode(src source) result {
+	sessions, err := parser.ReadOpencodeData(src.name)
+	var res result
+	for _, s := range sessions {
+		redactSession(rd.red, s)
+		res.reports = append(res.reports, analyzer.AnalyzeSession(s))
+	}
+	if err != nil {
+		res.err = fmt.Errorf("%s: %w", src.name, err)
+	}
+	return res
 }
 
 // firstLine returns the first line br holds, if it ends within its buffer.

@@ -41,6 +41,11 @@ func defaultLocations(getenv func(string) string) []location {
 	if home != "" {
 		add("Gemini CLI", home, ".gemini", "tmp")
 	}
+	if data := getenv("XDG_DATA_HOME"); data != "" {
+		add("opencode", data, "opencode")
+	} else if home != "" {
+		add("opencode", home, ".local", "share", "opencode")
+	}
 	return out
 }
 
@@ -57,7 +62,7 @@ func defaultPaths(env *Env, w *warner) ([]string, error) {
 	}
 	if len(found) == 0 {
 		return nil, usageError("no transcripts found in the default locations (" + strings.Join(tried, ", ") +
-			").\nName transcript files or directories: retrace summary PATH...; opencode sessions are read from \"opencode export <id> > session.json\"")
+			").\nName transcript files or directories: retrace summary PATH...")
 	}
 	return found, nil
 }

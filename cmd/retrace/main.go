@@ -71,14 +71,19 @@ type Env struct {
 	Now func() time.Time
 }
 
-const description = `retrace reads coding-agent transcripts (Claude Code session logs, opencode
-exports) and reports the tool calls that failed, the corrected retry that
-fixed each, what changed between the two, what it cost, which mistakes
-recur, and the benchmark numbers the runs printed.
+const description = `retrace reads coding-agent transcripts (Claude Code, opencode, Codex CLI,
+Gemini CLI, SWE-agent, OpenHands, terminal copies; see "retrace formats")
+and reports the tool calls that failed, the corrected retry that fixed each,
+what changed between the two, what it cost, which mistakes recur, and the
+benchmark numbers the runs printed.
 
 A PATH is a transcript file, a directory (searched recursively; files of no
-known format are skipped), or "-" for standard input. With no PATH, retrace
-reads the agents' default locations, such as ~/.claude/projects.
+known format are skipped; an opencode data folder gives all its sessions),
+or "-" for standard input. With no PATH, retrace reads the agents' default
+locations, such as ~/.claude/projects and ~/.local/share/opencode.
+
+Secrets (API keys, tokens, passwords, private keys) are masked in every
+output; --no-redact shows them.
 
 Examples:
   retrace session.jsonl                 summary of one session

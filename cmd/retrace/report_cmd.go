@@ -23,7 +23,7 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 		if err != nil {
 			return err
 		}
-		for _, p := range c.Paths {
+		for _, p := range rawStrings(c.Paths) {
 			if in, err := filepath.Abs(p); err == nil && in == out {
 				return usageError(fmt.Sprintf("-o %s would overwrite an input", c.Output))
 			}

@@ -12,7 +12,7 @@ import (
 )
 
 type showCmd struct {
-	File        string `arg:"" name:"file" help:"The transcript; FILE#CALL names the call too."`
+	File        rawArg `arg:"" name:"file" help:"The transcript; FILE#CALL names the call too."`
 	Call        string `arg:"" optional:"" name:"call" help:"A call of the chain to tell: its id (toolu_…, call_…, #N) or its message number (33 or msg33). Without it, every chain of the file is told."`
 	InputFormat string `name:"input-format" short:"i" default:"auto" enum:"${input_formats}" help:"Read the file as this format (${enum}); auto recognizes it from its content."`
 	Format      string `short:"f" enum:"text,json,jsonl" default:"text" help:"Output format (${enum})."`
@@ -21,13 +21,13 @@ type showCmd struct {
 
 // Run tells the failure chains of one transcript as stories.
 func (c *showCmd) Run(g *Globals, env *Env) error {
-	file, sel := c.File, c.Call
+	file, sel := string(c.File), c.Call
 	if sel == "" {
 		if i := strings.LastIndexByte(file, '#'); i > 0 {
 			file, sel = file[:i], file[i+1:]
 		}
 	}
-	in := inputs{Paths: []string{file}, InputFormat: c.InputFormat, redaction: c.redaction}
+	in := inputs{Paths: []rawArg{rawArg(file)}, InputFormat: c.InputFormat, redaction: c.redaction}
 	rep, loadErr := in.load(g, env)
 	if rep == nil || len(rep.Sessions) == 0 {
 		return loadErr
