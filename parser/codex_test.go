@@ -276,6 +276,6 @@ func FuzzCodex(f *testing.F) {
 	}
 	f.Add([]byte(codexLines(cxMeta, cxExec, cxRunning, cxPoll("p1", "42", `Process exited with code 1\nOutput:\n`))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkParse(t, data, func() (*Session, error) { return decodeCodex(bytes.NewReader(data), "fuzz") })
+		checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", Lookup("codex")) })
 	})
 }

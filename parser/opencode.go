@@ -188,10 +188,10 @@ func opencodeCall(s *Session, p gjson.Result, msg int, pos Pos) *Call {
 }
 
 func epochMillis(v gjson.Result) time.Time {
-	if v.Type != gjson.Number || v.Int() <= 0 {
+	if v.Type != gjson.Number {
 		return time.Time{}
 	}
-	return time.UnixMilli(v.Int()).UTC()
+	return unixMillis(v.Int())
 }
 
 // A lineCounter turns byte offsets in data into 1-based line numbers. It is

@@ -244,10 +244,13 @@ func (d *opencodeDB) readParts(s *Session, m *opencodeMessage, id string) error 
 }
 
 // unixMillis returns the time ms milliseconds after the epoch, in UTC; zero
-// for 0 or less.
+// for 0 or less, or for a time after the year 9999, which JSON cannot write.
 func unixMillis(ms int64) time.Time {
-	if ms <= 0 {
+	if ms <= 0 || ms >= maxMillis {
 		return time.Time{}
 	}
 	return time.UnixMilli(ms).UTC()
 }
+
+// maxMillis is the start of the year 10000 in milliseconds since 1970.
+const maxMillis = 253402300800000

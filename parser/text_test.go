@@ -328,6 +328,6 @@ func FuzzText(f *testing.F) {
 	f.Add([]byte(" ╭─╮\n │ ✔  Shell git commit -m \"a\n │\n │    b\" (Commit (it).)\n │    out\n ╰─╯\n"))
 	f.Add([]byte("mini-swe-agent (step 1, $0.00):\n```bash\nls\n```\nUser:\nnoise\n<returncode>2</returncode>\n<output>\nx</output>\n────────────────────\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkParse(t, data, func() (*Session, error) { return decodeText(bytes.NewReader(data), "fuzz") })
+		checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", Lookup("text")) })
 	})
 }
