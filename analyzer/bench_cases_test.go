@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -83,7 +82,7 @@ func TestBenchCases(t *testing.T) {
 			pass++
 		}
 	}
-	t.Log(fmt.Sprintf("%d/%d cases pass", pass, len(cases)))
+	t.Logf("%d/%d cases pass", pass, len(cases))
 }
 
 // FuzzCallBench checks that no command line and output make the benchmark
