@@ -49,7 +49,8 @@ type Failure struct {
 	Time      time.Time      `json:"time,omitzero"`
 	Pos       parser.Pos     `json:"pos"`
 
-	call *parser.Call
+	call    *parser.Call
+	excerpt []string // see Excerpt
 }
 
 // Call returns the failed call.
@@ -96,7 +97,61 @@ func Combine(reports []*SessionReport) *Report {
 // fixes and extracts its benchmark numbers. It is safe to call for several
 // sessions at once.
 func AnalyzeSession(s *parser.Session) *SessionReport {
-	a := newSessionAnalysis(s)
+	st := &SessionStream{keep: true}
+	for _, c := range s.Calls {
+		st.Add(c)
+	}
+	return st.Report(s)
+}
+
+// A SessionStream analyzes a session call by call, as its decoder finishes
+// them (see parser.ParseEach), so that what each call's output says is
+// read while the session is still being decoded, and the output let go:
+// a session of many calls then never holds all their outputs at once.
+// Add every call, then ask for the Report. The report is the one
+// AnalyzeSession gives. A SessionStream is for one session and one
+// goroutine.
+type SessionStream struct {
+	facts map[*parser.Call]*callFacts
+	keep  bool // leave the calls' outputs as they are (AnalyzeSession)
+}
+
+// NewSessionStream returns a SessionStream for one session.
+func NewSessionStream() *SessionStream { return &SessionStream{} }
+
+// Add analyzes a finished call: its command, whether and why it failed,
+// the numbers it printed. Then it clears what no later pass and no report
+// reads: the output of a call that did not fail (a failure's output gives
+// its excerpt), and the arguments of a shell call (the command line says
+// them). Calls must not change after they are added.
+func (st *SessionStream) Add(c *parser.Call) {
+	if st.facts == nil {
+		st.facts = make(map[*parser.Call]*callFacts)
+	}
+	f := analyzeCall(c, true)
+	st.facts[c] = f
+	if st.keep {
+		return
+	}
+	if f.diag == nil {
+		c.Output = ""
+	}
+	if c.Kind == parser.Shell {
+		c.Args = nil
+	}
+}
+
+// Report returns the analysis of s, whose calls were given to Add; calls
+// that were not are analyzed now.
+func (st *SessionStream) Report(s *parser.Session) *SessionReport {
+	facts := make([]*callFacts, len(s.Calls))
+	for i, c := range s.Calls {
+		if facts[i] = st.facts[c]; facts[i] == nil {
+			facts[i] = analyzeCall(c, true)
+		}
+	}
+	st.facts = nil
+	a := newSessionAnalysisOf(s, facts)
 	rep := &SessionReport{Session: s}
 	for i := range s.Calls {
 		if f := a.failures[i]; f != nil {
@@ -105,12 +160,58 @@ func AnalyzeSession(s *parser.Session) *SessionReport {
 	}
 	rep.Chains = a.pair()
 	rep.Benchmarks = a.benchmarks()
+	// The numbers by call, found once: a session of many chains and many
+	// numbers would take as many looks through all of them.
+	byCall := make(map[string][]*Bench)
+	for _, b := range rep.Benchmarks {
+		byCall[b.CallID] = append(byCall[b.CallID], b)
+	}
 	for _, ch := range rep.Chains {
 		if ch.Fix != nil {
-			ch.Benchmarks = benchOf(rep.Benchmarks, ch.Fix.CallID)
+			ch.Benchmarks = append([]*Bench{}, byCall[ch.Fix.CallID]...)
 		}
 	}
 	return rep
+}
+
+// callFacts are what the passes read of one call, found when it is added.
+type callFacts struct {
+	cmd    *Command   // the parsed shell command; nil for other tools
+	target string     // what the call acts on, or the program its error names
+	diag   *Diagnosis // why it failed; nil when it did not
+	// The numbers it printed, read as the passes read them with the zero
+	// BenchOptions: measures says a command of the line measures, and
+	// other that it is not the line's command of interest, whose target
+	// then names the numbers.
+	found    []*Bench
+	measures bool
+	other    bool
+	mcTarget string
+}
+
+// analyzeCall finds the facts of one call; its numbers too when numbers
+// is true.
+func analyzeCall(c *parser.Call, numbers bool) *callFacts {
+	f := &callFacts{}
+	if c.Kind == parser.Shell {
+		f.cmd = ParseCommand(c.Command)
+	}
+	f.target = targetOf(c, f.cmd)
+	if d := Diagnose(c, f.cmd); d != nil {
+		if t := blame(f.cmd, d); t != "" {
+			f.target = t
+		}
+		f.diag = d
+	}
+	if !numbers {
+		return f
+	}
+	if mc := measured(f.cmd, BenchOptions{}); mc != nil {
+		f.measures = true
+		f.other, f.mcTarget = mc != f.cmd, mc.Target
+		f.found = commandBench(mc, c.Output, BenchOptions{})
+	}
+	return f
 }
 
 // A sessionAnalysis holds the per-call facts the passes share.
@@ -121,9 +222,21 @@ type sessionAnalysis struct {
 	targets  []string
 	failures []*Failure     // nil for calls that succeeded
 	index    map[string]int // call index by id
+	facts    []*callFacts   // nil when the numbers are to be read again
 }
 
+// newSessionAnalysis analyzes the calls of s afresh, reading their outputs.
 func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
+	facts := make([]*callFacts, len(s.Calls))
+	for i, c := range s.Calls {
+		facts[i] = analyzeCall(c, false)
+	}
+	a := newSessionAnalysisOf(s, facts)
+	a.facts = nil // the numbers are read from the outputs
+	return a
+}
+
+func newSessionAnalysisOf(s *parser.Session, facts []*callFacts) *sessionAnalysis {
 	a := &sessionAnalysis{
 		s:        s,
 		ref:      SessionRef{Path: s.Path, Format: s.Format, ID: s.ID},
@@ -131,18 +244,14 @@ func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
 		targets:  make([]string, len(s.Calls)),
 		failures: make([]*Failure, len(s.Calls)),
 		index:    make(map[string]int, len(s.Calls)),
+		facts:    facts,
 	}
 	for i, c := range s.Calls {
 		a.index[c.ID] = i
-		if c.Kind == parser.Shell {
-			a.cmds[i] = ParseCommand(c.Command)
-		}
-		a.targets[i] = targetOf(c, a.cmds[i])
-		if d := Diagnose(c, a.cmds[i]); d != nil {
-			if t := blame(a.cmds[i], d); t != "" {
-				a.targets[i] = t
-			}
-			a.failures[i] = a.newFailure(i, d)
+		f := facts[i]
+		a.cmds[i], a.targets[i] = f.cmd, f.target
+		if f.diag != nil {
+			a.failures[i] = a.newFailure(i, f.diag)
 		}
 	}
 	return a
@@ -178,6 +287,7 @@ func (a *sessionAnalysis) newFailure(i int, d *Diagnosis) *Failure {
 	if cmd := a.cmds[i]; cmd != nil {
 		f.Host = cmd.Host
 	}
+	f.excerpt = excerptOf(f, c.Output)
 	return f
 }
 

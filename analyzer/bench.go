@@ -63,12 +63,23 @@ func (a *sessionAnalysis) benchmarksWith(opts BenchOptions) []*Bench {
 	var out []*Bench
 	lastTarget := "" // of the last call that printed numbers
 	for i, c := range a.s.Calls {
-		mc := measured(a.cmds[i], opts)
+		var found []*Bench
 		target := a.targets[i]
-		if mc != nil && mc != a.cmds[i] {
-			target = mc.Target // the benchmark after `pip install … &&`
+		measures := false
+		if f := a.factsOf(i); f != nil && opts == (BenchOptions{}) {
+			// Read when the call was added, its output since let go.
+			found, measures = f.found, f.measures
+			if f.other {
+				target = f.mcTarget // the benchmark after `pip install … &&`
+			}
+		} else {
+			mc := measured(a.cmds[i], opts)
+			if mc != nil && mc != a.cmds[i] {
+				target = mc.Target // the benchmark after `pip install … &&`
+			}
+			measures = mc != nil
+			found = commandBench(mc, c.Output, opts)
 		}
-		found := commandBench(mc, c.Output, opts)
 		failed := a.failures[i] != nil
 		for _, b := range found {
 			b.Target, b.Failed = target, failed
@@ -80,7 +91,7 @@ func (a *sessionAnalysis) benchmarksWith(opts BenchOptions) []*Bench {
 		// the call measures, or else to what was measured last.
 		if stated := textBaselines(c.Text); len(stated) > 0 {
 			t := lastTarget
-			if mc != nil {
+			if measures {
 				t = target
 			}
 			for _, b := range stated {
@@ -99,6 +110,14 @@ func (a *sessionAnalysis) benchmarksWith(opts BenchOptions) []*Bench {
 		}
 	}
 	return out
+}
+
+// factsOf returns the facts found of call i when it was added, or nil.
+func (a *sessionAnalysis) factsOf(i int) *callFacts {
+	if a.facts == nil {
+		return nil
+	}
+	return a.facts[i]
 }
 
 // callBench returns the numbers the output of a shell command holds, each
@@ -453,15 +472,4 @@ func copyContext(ctx map[string]string) map[string]string {
 func contextKey(name string) string {
 	name = strings.ToLower(strings.Trim(name, "- "))
 	return strings.NewReplacer("_", "-", " ", "-").Replace(name)
-}
-
-// benchOf returns the numbers printed by the call with the given id.
-func benchOf(all []*Bench, callID string) []*Bench {
-	out := []*Bench{}
-	for _, b := range all {
-		if b.CallID == callID {
-			out = append(out, b)
-		}
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -11,16 +10,16 @@ import (
 // kept among the numbers, marked, and Timelines compares runs with them.
 
 var (
-	baselineWordRE = regexp.MustCompile(`(?i)\bbaseline\b`)
+	baselineWordRE = mustPre(`(?i)\bbaseline\b`)
 	// versusRE recognizes a comparison with a baseline, which is a result:
 	// "Speedup vs baseline: 1.3x".
-	versusRE = regexp.MustCompile(`(?i)\b(?:vs\.?|versus|over|than|against|relative to|compared to|from|to)\s+(?:the\s+)?baseline\b`)
+	versusRE = mustPre(`(?i)\b(?:vs\.?|versus|over|than|against|relative to|compared to|from|to)\s+(?:the\s+)?baseline\b`)
 	// baselineAfterRE reads the number after the word: "baseline 92.7",
 	// "baseline: 92.7 tok/s", "baseline of ~92.7".
-	baselineAfterRE = regexp.MustCompile(`(?i)\bbaseline\b(?:\s*[:=]|\s+(?:of|was|is|at|were))?\s*~?\s*([-+]?\d+(?:\.\d+)?)`)
+	baselineAfterRE = mustPre(`(?i)\bbaseline\b(?:\s*[:=]|\s+(?:of|was|is|at|were))?\s*~?\s*([-+]?\d+(?:\.\d+)?)`)
 	// baselineBeforeRE reads a number and unit before the word: "a 92.7
 	// tok/s baseline".
-	baselineBeforeRE = regexp.MustCompile(`(?i)([-+]?\d+(?:\.\d+)?)\s?([A-Za-zµμ/%×]+)\s+baseline\b`)
+	baselineBeforeRE = mustPre(`(?i)([-+]?\d+(?:\.\d+)?)\s?([A-Za-zµμ/%×]+)\s+baseline\b`)
 )
 
 // markBaselines marks the numbers of an output (in line order) that are

@@ -16,6 +16,7 @@ var (
 	// spreadRE finds the spread after a value: " ± 0.5", " +/- 0.5".
 	spreadRE = regexp.MustCompile(`^\s?(?:±|\+/-)\s?\d+(?:\.\d+)?`)
 	// numberRunRE finds the numbers of a line: "1,234.5", "71.0", "-3.2".
+	// numberRuns does what it does, faster.
 	numberRunRE = regexp.MustCompile(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`)
 	// sectionRE reads a section header that sets a parameter:
 	// "=== Concurrency 1 ===", "## Concurrency 16", "--- batch=8 ---".
@@ -27,21 +28,23 @@ var (
 	// the section before it.
 	headingRE = regexp.MustCompile(`^\s*#{1,4}\s+\S`)
 	// keyValueRE reads context such as "C=1" or "batch=8" on a line.
-	keyValueRE = regexp.MustCompile(`([A-Za-z][\w.-]{0,30})=(\d+(?:\.\d+)?)`)
+	keyValueRE = mustPreN1(`([A-Za-z][\w.-]{0,30})=(\d+(?:\.\d+)?)`)
 	// atRE reads context such as "at concurrency 64" after a number.
-	atRE = regexp.MustCompile(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
+	atRE = mustPreN1(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
 	// unitLabelRE reads a line whose label carries the unit:
 	// "Mean latency (ms): 12.3".
 	unitLabelRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][^:=]*?\(([^()]+)\))\s*:\s*([-+]?\d+(?:\.\d+)?)\s*$`)
 	// headRE finds the head of a line, the text before its first colon.
 	headRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([^:]*[A-Za-z][^:]*?)\s*:(?:\s|$)`)
-	// cellSplitRE splits a table row into cells.
+	// cellSplitRE splits a table row into cells; splitCellsOf does what it
+	// does, faster.
 	cellSplitRE = regexp.MustCompile(`\s*\|\s*|\s{2,}|\t+`)
 )
 
 // noise recognizes lines that hold no results whatever their numbers:
 // progress bars and downloads, test and build summaries, servers' logs.
-var noise = regexp.MustCompile(strings.Join([]string{
+// It matches when one of its expressions does, as their alternation would.
+var noise = mustAnyOf(
 	// progress bars: tqdm, pip, rich; download meters
 	`━|█|▏|▎|▍|▌|▋|▊|▉|\|#+|\d+%\|`,
 	`\beta\b|\bETA\b`,
@@ -77,7 +80,7 @@ var noise = regexp.MustCompile(strings.Join([]string{
 	`\b(?:[Ss]erver|[Ee]ngine|[Mm]odel|[Aa]pp) (?:is )?(?:ready|started|loaded|up) (?:in|after)\b`,
 	`^\s*Waiting (?:up to|for)\b`,
 	`"(?:GET|POST|PUT|DELETE|HEAD|PATCH) \S+ HTTP/\d`,
-}, "|"))
+)
 
 // stopWords end labels of numbers that are settings or limits, not
 // results: "Waiting up to 60s", "less than 5 ms", "timeout 30s".
@@ -103,20 +106,46 @@ func genericBench(t *benchText) []*Bench {
 			continue
 		}
 		line := t.lines[n]
+		if !mayHold(line) {
+			continue // what reading it would do
+		}
+		// A noise line is passed over. Noise is the costliest to
+		// recognize, so it is asked only of the lines that would give
+		// something.
+		s, isSection := sectionHeader(line)
+		var cols []string
+		var colUnits []unitDef
+		var label []string
+		var nums []numberUnit
+		if !isSection {
+			if cols, colUnits = tableHeader(line); cols == nil {
+				if label = unitLabel(line); label == nil {
+					if nums = numberUnits(line); len(nums) == 0 {
+						continue
+					}
+				}
+			}
+		}
 		if noise.MatchString(line) {
 			continue
 		}
-		if s, ok := sectionHeader(line); ok {
+		if isSection {
 			sec = s
 			continue
 		}
-		if cols, colUnits := tableHeader(line); cols != nil {
+		if cols != nil {
 			rows, k := tableRows(t, n+1, cols, colUnits, sec)
 			found = append(found, rows...)
 			n += k
 			continue
 		}
-		for _, b := range lineBench(line, n) {
+		var benches []*Bench
+		if label != nil {
+			benches = labelBench(label, n)
+		} else {
+			benches = numbersBench(line, n, nums)
+		}
+		for _, b := range benches {
 			for k, v := range sec.ctx {
 				if _, ok := b.Context[k]; !ok {
 					b.Context[k] = v
@@ -131,8 +160,78 @@ func genericBench(t *benchText) []*Bench {
 	return found
 }
 
+// mayHold reports whether a line may be a section header, a table header
+// or a line of numbers with units: whether genericBench must read it. A
+// section header starts with "==", "--", "#" or "**"; a table header has
+// cells, parted by "|", a tab or two spaces, and a unit in a "(", "[" or
+// after a "/"; a label with its unit ("Mean (ms): 12.3") holds "(" and
+// ":"; and a number with a unit is a digit followed by the unit's first
+// letter, "/" or "%", attached or after one space (the unit of "12.3 ±
+// 0.5 ms" follows the spread's digits).
+func mayHold(line string) bool {
+	if startsSection(line) {
+		return true
+	}
+	if strings.ContainsAny(line, "([/") && hasCellBreak(line) {
+		return true
+	}
+	if strings.IndexByte(line, '(') >= 0 && strings.IndexByte(line, ':') >= 0 {
+		return true
+	}
+	for i := 0; i+1 < len(line); i++ {
+		if !isDigit(line[i]) {
+			continue
+		}
+		c := line[i+1]
+		if c == ' ' && i+2 < len(line) {
+			c = line[i+2]
+		}
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '%' || c == '/' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// isSpace reports whether c is white space as regexp's \s means it.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// startsSection reports whether a line's first character after white
+// space may start a section header or a heading.
+func startsSection(line string) bool {
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	return i < len(line) && strings.IndexByte("=-#*", line[i]) >= 0
+}
+
+// hasCellBreak reports whether a line may split into cells: whether it
+// holds a "|", a tab or two white space characters in a row after its
+// indentation.
+func hasCellBreak(line string) bool {
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	for ; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '|' || c == '\t':
+			return true
+		case isSpace(c) && i+1 < len(line) && isSpace(line[i+1]):
+			return true
+		}
+	}
+	return false
+}
+
 // sectionHeader reads a section header.
 func sectionHeader(line string) (section, bool) {
+	if !startsSection(line) {
+		return section{}, false // what each expression below requires
+	}
 	if m := sectionRE.FindStringSubmatch(line); m != nil {
 		return section{ctx: map[string]string{contextKey(m[1]): m[2]}}, true
 	}
@@ -164,7 +263,7 @@ type numberUnit struct {
 // unit follows it, attached or after one space; "x" must be attached.
 func numberUnits(line string) []numberUnit {
 	var found []numberUnit
-	for _, m := range numberRunRE.FindAllStringIndex(line, -1) {
+	for _, m := range numberRuns(line) {
 		start, end := m[0], m[1]
 		if start > 0 {
 			r, _ := utf8.DecodeLastRuneInString(line[:start])
@@ -234,14 +333,48 @@ func unitAfter(line string, i int) (unitDef, int, bool) {
 	return u, k, true
 }
 
-// lineBench reads the labelled numbers with units of one line (n, 0-based).
-func lineBench(line string, n int) []*Bench {
+// unitLabel returns the submatches of unitLabelRE in a line whose label
+// carries a known unit, or nil.
+func unitLabel(line string) []string {
+	if !closesBeforeColon(line) {
+		return nil // what unitLabelRE requires: "(unit)" then ":"
+	}
 	if m := unitLabelRE.FindStringSubmatch(line); m != nil {
-		if u, ok := lookupUnit(m[2]); ok {
-			return appendBench(nil, newBench(strings.TrimSpace(m[1]), m[3], u, m[3], n, nil))
+		if _, ok := lookupUnit(m[2]); ok {
+			return m
 		}
 	}
-	nums := numberUnits(line)
+	return nil
+}
+
+// closesBeforeColon reports whether a ")" is followed by a ":", white
+// space between.
+func closesBeforeColon(line string) bool {
+	for i := strings.IndexByte(line, ')'); i >= 0; {
+		j := i + 1
+		for j < len(line) && isSpace(line[j]) {
+			j++
+		}
+		if j < len(line) && line[j] == ':' {
+			return true
+		}
+		k := strings.IndexByte(line[j:], ')')
+		if k < 0 {
+			return false
+		}
+		i = j + k
+	}
+	return false
+}
+
+// labelBench reads the number of line n, whose unitLabel is m.
+func labelBench(m []string, n int) []*Bench {
+	u, _ := lookupUnit(m[2])
+	return appendBench(nil, newBench(strings.TrimSpace(m[1]), m[3], u, m[3], n, nil))
+}
+
+// numbersBench reads the numbers with units nums of line n.
+func numbersBench(line string, n int, nums []numberUnit) []*Bench {
 	if len(nums) == 0 {
 		return nil
 	}
@@ -396,16 +529,28 @@ func tableHeader(line string) (cols []string, colUnits []unitDef) {
 	if !strings.ContainsAny(line, "/(%[") {
 		return nil, nil
 	}
+	// The unit of a column is in brackets or after a "/", and there must
+	// be two cells.
+	if !strings.ContainsAny(line, "([/") || !hasCellBreak(line) {
+		return nil, nil
+	}
 	cols = splitCells(line)
 	if len(cols) < 2 {
 		return nil, nil
 	}
+	for _, c := range cols {
+		if c != "" && isDigit(c[0]) {
+			return nil, nil // a row, not a header
+		}
+	}
 	withUnit := 0
 	colUnits = make([]unitDef, len(cols))
-	for i, c := range cols {
-		if isCellNumber(c) || c != "" && isDigit(c[0]) || len(numberUnits(c)) > 0 {
+	for _, c := range cols {
+		if isCellNumber(c) || len(numberUnits(c)) > 0 {
 			return nil, nil // a row, or a line of results, not a header
 		}
+	}
+	for i, c := range cols {
 		if u, ok := cellUnit(c); ok {
 			colUnits[i] = u
 			withUnit++
@@ -424,9 +569,11 @@ var (
 // cellUnit reads the unit of a column header: "tok/s", "Total tok/s",
 // "Mean latency (s)", "TTFT [ms]".
 func cellUnit(c string) (unitDef, bool) {
-	if m := parenUnitRE.FindStringSubmatch(c); m != nil {
-		if u, ok := lookupUnit(strings.TrimSpace(m[1])); ok {
-			return u, true
+	if t := strings.TrimRight(c, " \t\n\f\r"); t != "" && (t[len(t)-1] == ')' || t[len(t)-1] == ']') {
+		if m := parenUnitRE.FindStringSubmatch(c); m != nil {
+			if u, ok := lookupUnit(strings.TrimSpace(m[1])); ok {
+				return u, true
+			}
 		}
 	}
 	words := strings.Fields(c)
@@ -476,7 +623,7 @@ func tableRows(t *benchText, from int, cols []string, colUnits []unitDef, sec se
 
 func splitCells(line string) []string {
 	line = strings.Trim(strings.TrimSpace(line), "|")
-	cells := cellSplitRE.Split(strings.TrimSpace(line), -1)
+	cells := splitCellsOf(strings.TrimSpace(line))
 	if len(cells) == 1 && cells[0] == "" {
 		return nil
 	}
@@ -485,7 +632,16 @@ func splitCells(line string) []string {
 
 var cellNumberRE = regexp.MustCompile(`^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$`)
 
-func isCellNumber(s string) bool { return cellNumberRE.MatchString(s) }
+// isCellNumber reports whether s is a number and nothing else, as
+// cellNumberRE says: a sign, digits (in groups of three after commas, or
+// not) and decimals.
+func isCellNumber(s string) bool {
+	if s == "" || s[0] != '-' && s[0] != '+' && !isDigit(s[0]) {
+		return false
+	}
+	end, ok := numberRunAt(s, 0)
+	return ok && end == len(s)
+}
 
 // isRule reports whether a line only draws a table's lines: "----+----".
 func isRule(line string) bool {

@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +46,7 @@ var benchTools = []benchTool{
 }
 
 // find returns the index of the first unclaimed line re matches, or -1.
-func (t *benchText) find(re *regexp.Regexp) int {
+func (t *benchText) find(re *pre) int {
 	for n, l := range t.lines {
 		if !t.claimed[n] && re.MatchString(l) {
 			return n
@@ -74,11 +73,11 @@ func unitScaled(u unitDef, f string) unitDef {
 // --- nvidia-smi -------------------------------------------------------
 
 var (
-	smiHeaderRE = regexp.MustCompile(`NVIDIA-SMI \d`)
-	smiDateRE   = regexp.MustCompile(`^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$`)
-	smiGPURE    = regexp.MustCompile(`^\|\s+(\d+)\s+\S`)
-	smiUtilRE   = regexp.MustCompile(`^\s*(\d+)%`)
-	smiQueryRE  = regexp.MustCompile(`\[(%|W|MiB|MHz|C)\]`)
+	smiHeaderRE = mustPreN1(`NVIDIA-SMI \d`)
+	smiDateRE   = mustPreN1(`^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$`)
+	smiGPURE    = mustPreN1(`^\|\s+(\d+)\s+\S`)
+	smiUtilRE   = mustPreN1(`^\s*(\d+)%`)
+	smiQueryRE  = mustPreN1(`\[(%|W|MiB|MHz|C)\]`)
 )
 
 // readNvidiaSMI claims nvidia-smi's tables. Their numbers (temperature,
@@ -179,9 +178,9 @@ func readSMIQuery(t *benchText) []*Bench {
 // --- go test -bench (golang.org/x/perf/benchfmt) ------------------------
 
 var (
-	goBenchLineRE = regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[-+\d.]`)
-	goConfigRE    = regexp.MustCompile(`^(goos|goarch|pkg|cpu):\s*(.*?)\s*$`)
-	goLogRE       = regexp.MustCompile(`^\s+\S+_test\.go:\d+: `) // b.Log output
+	goBenchLineRE = mustPreN1(`^Benchmark\S*\s+\d+\s+[-+\d.]`)
+	goConfigRE    = mustPreN1(`^(goos|goarch|pkg|cpu):\s*(.*?)\s*$`)
+	goLogRE       = mustPreN1(`^\s+\S+_test\.go:\d+: `) // b.Log output
 )
 
 // goConfigKeys are the header lines of go test -bench output taken as
@@ -241,7 +240,7 @@ func readGoBench(t *benchText) []*Bench {
 
 // --- benchstat ----------------------------------------------------------
 
-var benchstatValueRE = regexp.MustCompile(`^([-+]?\d+(?:\.\d+)?)(n|µ|μ|u|m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
+var benchstatValueRE = mustPreN1(`^([-+]?\d+(?:\.\d+)?)(n|µ|μ|u|m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
 
 // benchstatPrefix gives the factors of benchstat's SI and binary prefixes.
 var benchstatPrefix = map[string]string{
@@ -374,11 +373,11 @@ func hasLetterOrDigit(s string) bool {
 // --- hyperfine ----------------------------------------------------------
 
 var (
-	hfBenchRE  = regexp.MustCompile(`^Benchmark \d+: (.+?)\s*$`)
-	hfTimeRE   = regexp.MustCompile(`^\s+Time \((mean ± σ|abs ≡)\):\s+(\S+) (\S+)(?:\s+±\s+(\S+) (\S+))?\s+\[User: (\S+) (\S+), System: (\S+) (\S+)\]`)
-	hfRangeRE  = regexp.MustCompile(`^\s+Range \(min … max\):\s+(\S+) (\S+) …\s+(\S+) (\S+)`)
-	hfRanRE    = regexp.MustCompile(`^\s+(.+?) ran\s*$`)
-	hfFasterRE = regexp.MustCompile(`^\s+(\S+)(?: ± \S+)? times faster than (.+?)\s*$`)
+	hfBenchRE  = mustPreN1(`^Benchmark \d+: (.+?)\s*$`)
+	hfTimeRE   = mustPreN1(`^\s+Time \((mean ± σ|abs ≡)\):\s+(\S+) (\S+)(?:\s+±\s+(\S+) (\S+))?\s+\[User: (\S+) (\S+), System: (\S+) (\S+)\]`)
+	hfRangeRE  = mustPreN1(`^\s+Range \(min … max\):\s+(\S+) (\S+) …\s+(\S+) (\S+)`)
+	hfRanRE    = mustPreN1(`^\s+(.+?) ran\s*$`)
+	hfFasterRE = mustPreN1(`^\s+(\S+)(?: ± \S+)? times faster than (.+?)\s*$`)
 )
 
 // readHyperfine reads hyperfine: "<command> mean", "σ", "User", "System",
@@ -433,10 +432,10 @@ func unquote(s string) string {
 // --- pytest-benchmark ---------------------------------------------------
 
 var (
-	pbHeaderRE = regexp.MustCompile(`^Name \(time in (\w+)\)\s{2,}\S`)
-	pbOpsRE    = regexp.MustCompile(`^OPS(?: \(([KM]?)ops/s\))?$`)
-	pbRatioRE  = regexp.MustCompile(`^\(.*\)$`)
-	colSplitRE = regexp.MustCompile(`\s{2,}`)
+	pbHeaderRE = mustPreN1(`^Name \(time in (\w+)\)\s{2,}\S`)
+	pbOpsRE    = mustPreN1(`^OPS(?: \(([KM]?)ops/s\))?$`)
+	pbRatioRE  = mustPreN1(`^\(.*\)$`)
+	colSplitRE = mustPreN1(`\s{2,}`)
 )
 
 // pbTimeColumns are the columns of pytest-benchmark's table in the unit of
@@ -516,11 +515,11 @@ func readPytestBenchmark(t *benchText) []*Bench {
 // --- criterion ----------------------------------------------------------
 
 var (
-	crShapeRE    = regexp.MustCompile(`\btime:\s+\[\S+ \S+ \S+ \S+ \S+ \S+\]`)
-	crLineRE     = regexp.MustCompile(`^(\S.*?)?\s*\b(time|thrpt|change):\s+\[([^\]]*)\]`)
-	crChangeRE   = regexp.MustCompile(`^\s+change:\s*$`)
-	crBenchingRE = regexp.MustCompile(`^Benchmarking (.+?)(?:: .*)?$`)
-	crOtherRE    = regexp.MustCompile(`^(?:Found \d+ outliers|Gnuplot|WARNING|Warning|slope |mean |median |R\^2|Benchmarking )`)
+	crShapeRE    = mustPreN1(`\btime:\s+\[\S+ \S+ \S+ \S+ \S+ \S+\]`)
+	crLineRE     = mustPreN1(`^(\S.*?)?\s*\b(time|thrpt|change):\s+\[([^\]]*)\]`)
+	crChangeRE   = mustPreN1(`^\s+change:\s*$`)
+	crBenchingRE = mustPreN1(`^Benchmarking (.+?)(?:: .*)?$`)
+	crOtherRE    = mustPreN1(`^(?:Found \d+ outliers|Gnuplot|WARNING|Warning|slope |mean |median |R\^2|Benchmarking )`)
 )
 
 // crUnit converts criterion's units: times (ps to s) and throughputs
@@ -600,7 +599,7 @@ func readCriterion(t *benchText) []*Bench {
 	return found
 }
 
-var bencherRE = regexp.MustCompile(`^test (\S+) \.\.\. bench:\s+([\d,]+(?:\.\d+)?) ns/iter(?: \(\+/- [\d,.]+\))?\s*$`)
+var bencherRE = mustPreN1(`^test (\S+) \.\.\. bench:\s+([\d,]+(?:\.\d+)?) ns/iter(?: \(\+/- [\d,.]+\))?\s*$`)
 
 // readBencher reads the bencher format of libtest and criterion:
 // "<id> ns/iter" in us; the "(+/- 41)" spread is not a number.
@@ -621,13 +620,13 @@ func readBencher(t *benchText) []*Bench {
 // --- wrk, wrk2 ----------------------------------------------------------
 
 var (
-	wrkRunningRE = regexp.MustCompile(`^Running \S+ test @ `)
-	wrkStatsRE   = regexp.MustCompile(`^\s+Thread Stats\s+Avg`)
-	wrkLatencyRE = regexp.MustCompile(`^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+%`)
-	wrkDistRE    = regexp.MustCompile(`^\s*([\d.]+%)\s+(\S+)\s*$`)
-	wrkTimeRE    = regexp.MustCompile(`^([\d.]+)(us|ms|s|m|h)$`)
-	wrkSizeRE    = regexp.MustCompile(`^([\d.]+)(B|KB|MB|GB|TB)$`)
-	wrkRateRE    = regexp.MustCompile(`^(Requests/sec|Transfer/sec):\s+(\S+)`)
+	wrkRunningRE = mustPreN1(`^Running \S+ test @ `)
+	wrkStatsRE   = mustPreN1(`^\s+Thread Stats\s+Avg`)
+	wrkLatencyRE = mustPreN1(`^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+%`)
+	wrkDistRE    = mustPreN1(`^\s*([\d.]+%)\s+(\S+)\s*$`)
+	wrkTimeRE    = mustPreN1(`^([\d.]+)(us|ms|s|m|h)$`)
+	wrkSizeRE    = mustPreN1(`^([\d.]+)(B|KB|MB|GB|TB)$`)
+	wrkRateRE    = mustPreN1(`^(Requests/sec|Transfer/sec):\s+(\S+)`)
 )
 
 // wrkTime converts wrk's times (metric: us, ms, s, m, h).
@@ -691,9 +690,9 @@ func readWrk(t *benchText) []*Bench {
 // --- ab (ApacheBench) ---------------------------------------------------
 
 var (
-	abShapeRE   = regexp.MustCompile(`^This is ApacheBench`)
-	abLineRE    = regexp.MustCompile(`^([A-Z][A-Za-z ]+?):\s+([\d.]+) (?:\[([^\]]+)\]|(seconds))(?: \(([^)]+)\))?`)
-	abPercentRE = regexp.MustCompile(`^\s+(\d+%)\s+(\d+)`)
+	abShapeRE   = mustPreN1(`^This is ApacheBench`)
+	abLineRE    = mustPreN1(`^([A-Z][A-Za-z ]+?):\s+([\d.]+) (?:\[([^\]]+)\]|(seconds))(?: \(([^)]+)\))?`)
+	abPercentRE = mustPreN1(`^\s+(\d+%)\s+(\d+)`)
 )
 
 // abMetrics are ab's results, by label, with the unit it prints them in.
@@ -744,11 +743,11 @@ func readAB(t *benchText) []*Bench {
 // --- hey ----------------------------------------------------------------
 
 var (
-	heySummaryRE = regexp.MustCompile(`^Summary:\s*$`)
-	heyShapeRE   = regexp.MustCompile(`^(?:Response time histogram|Latency distribution):\s*$`)
-	heyStatRE    = regexp.MustCompile(`^\s+(Total|Slowest|Fastest|Average):\s+([\d.]+) secs`)
-	heyRateRE    = regexp.MustCompile(`^\s+Requests/sec:\s+([\d.]+)`)
-	heyDistRE    = regexp.MustCompile(`^\s+(\d+(?:\.\d+)?)%%? in ([\d.]+) secs`)
+	heySummaryRE = mustPreN1(`^Summary:\s*$`)
+	heyShapeRE   = mustPreN1(`^(?:Response time histogram|Latency distribution):\s*$`)
+	heyStatRE    = mustPreN1(`^\s+(Total|Slowest|Fastest|Average):\s+([\d.]+) secs`)
+	heyRateRE    = mustPreN1(`^\s+Requests/sec:\s+([\d.]+)`)
+	heyDistRE    = mustPreN1(`^\s+(\d+(?:\.\d+)?)%%? in ([\d.]+) secs`)
 )
 
 // readHey reads hey: "Total", "Slowest", "Fastest", "Average" in s,
@@ -777,9 +776,9 @@ func readHey(t *benchText) []*Bench {
 // --- fio ----------------------------------------------------------------
 
 var (
-	fioJobRE = regexp.MustCompile(`^(\S.*?): \(groupid=\d+, jobs=\d+\)`)
-	fioDirRE = regexp.MustCompile(`^\s+(read|write|trim)\s*: IOPS=([\d.]+)([kMG]?), BW=([\d.]+)([KMGT]?i?B/s)`)
-	fioLatRE = regexp.MustCompile(`^\s+(clat|lat) \((nsec|usec|msec)\): .*\bavg=\s*([\d.]+)`)
+	fioJobRE = mustPreN1(`^(\S.*?): \(groupid=\d+, jobs=\d+\)`)
+	fioDirRE = mustPreN1(`^\s+(read|write|trim)\s*: IOPS=([\d.]+)([kMG]?), BW=([\d.]+)([KMGT]?i?B/s)`)
+	fioLatRE = mustPreN1(`^\s+(clat|lat) \((nsec|usec|msec)\): .*\bavg=\s*([\d.]+)`)
 )
 
 // readFio reads fio: per direction "<dir> IOPS", "<dir> BW" (the first
@@ -834,8 +833,8 @@ func readFio(t *benchText) []*Bench {
 // --- nccl-tests ---------------------------------------------------------
 
 var (
-	ncclHeaderRE = regexp.MustCompile(`^#\s+size\s+count\s+type`)
-	ncclAvgRE    = regexp.MustCompile(`^#\s*Avg bus bandwidth\s*:\s*([\d.]+)`)
+	ncclHeaderRE = mustPreN1(`^#\s+size\s+count\s+type`)
+	ncclAvgRE    = mustPreN1(`^#\s*Avg bus bandwidth\s*:\s*([\d.]+)`)
 )
 
 // readNCCL reads nccl-tests: per row, "out-of-place time" (us), "algbw"
@@ -886,10 +885,10 @@ func readNCCL(t *benchText) []*Bench {
 // --- iperf3 -------------------------------------------------------------
 
 var (
-	iperfShapeRE   = regexp.MustCompile(`^\[\s*ID\]\s+Interval`)
-	iperfSepRE     = regexp.MustCompile(`^(?:- )+-\s*$`)
-	iperfSummaryRE = regexp.MustCompile(`^\[\s*(\d+|SUM)\]\s+[\d.]+-[\d.]+\s+sec\s+[\d.]+ \w*Bytes\s+([\d.]+) (\w*bits/sec)(.*?)\s+(sender|receiver)\s*$`)
-	iperfUDPRE     = regexp.MustCompile(`([\d.]+) ms\s+\d+/\d+ \(([\d.e+-]+)%\)`)
+	iperfShapeRE   = mustPreN1(`^\[\s*ID\]\s+Interval`)
+	iperfSepRE     = mustPreN1(`^(?:- )+-\s*$`)
+	iperfSummaryRE = mustPreN1(`^\[\s*(\d+|SUM)\]\s+[\d.]+-[\d.]+\s+sec\s+[\d.]+ \w*Bytes\s+([\d.]+) (\w*bits/sec)(.*?)\s+(sender|receiver)\s*$`)
+	iperfUDPRE     = mustPreN1(`([\d.]+) ms\s+\d+/\d+ \(([\d.e+-]+)%\)`)
 )
 
 // iperfRates gives the factors from iperf3's bit rates to GB/s.
@@ -947,15 +946,15 @@ func readIperf3(t *benchText) []*Bench {
 // --- sysbench -----------------------------------------------------------
 
 var (
-	sbShapeRE    = regexp.MustCompile(`^sysbench \d+\.\d+`)
-	sbLatencyRE  = regexp.MustCompile(`^Latency \(ms\):\s*$`)
-	sbLatStatRE  = regexp.MustCompile(`^(min|avg|max|\d+(?:\.\d+)?th percentile):\s+([\d.]+)\s*$`)
-	sbEventsRE   = regexp.MustCompile(`^events per second:\s+([\d.]+)`)
-	sbTotalOpsRE = regexp.MustCompile(`^Total operations: \d+ \(([\d.]+) per second\)`)
-	sbMemRE      = regexp.MustCompile(`^[\d.]+ MiB transferred \(([\d.]+) MiB/sec\)`)
-	sbOLTPRE     = regexp.MustCompile(`^(transactions|queries):\s+\d+\s+\(([\d.]+) per sec\.\)`)
-	sbFileRE     = regexp.MustCompile(`^(reads/s|writes/s|fsyncs/s):\s+([\d.]+)\s*$`)
-	sbFileBWRE   = regexp.MustCompile(`^(read|written), MiB/s:\s+([\d.]+)\s*$`)
+	sbShapeRE    = mustPreN1(`^sysbench \d+\.\d+`)
+	sbLatencyRE  = mustPreN1(`^Latency \(ms\):\s*$`)
+	sbLatStatRE  = mustPreN1(`^(min|avg|max|\d+(?:\.\d+)?th percentile):\s+([\d.]+)\s*$`)
+	sbEventsRE   = mustPreN1(`^events per second:\s+([\d.]+)`)
+	sbTotalOpsRE = mustPreN1(`^Total operations: \d+ \(([\d.]+) per second\)`)
+	sbMemRE      = mustPreN1(`^[\d.]+ MiB transferred \(([\d.]+) MiB/sec\)`)
+	sbOLTPRE     = mustPreN1(`^(transactions|queries):\s+\d+\s+\(([\d.]+) per sec\.\)`)
+	sbFileRE     = mustPreN1(`^(reads/s|writes/s|fsyncs/s):\s+([\d.]+)\s*$`)
+	sbFileBWRE   = mustPreN1(`^(read|written), MiB/s:\s+([\d.]+)\s*$`)
 )
 
 // readSysbench reads sysbench: "events per second", "Total operations per
@@ -1000,11 +999,11 @@ func readSysbench(t *benchText) []*Bench {
 // --- vLLM and SGLang ----------------------------------------------------
 
 var (
-	servingStartRE = regexp.MustCompile(`^=+\s*[A-Za-z ]*Benchmark Result\s*=+\s*$`)
-	servingEndRE   = regexp.MustCompile(`^={10,}\s*$`)
-	servingLineRE  = regexp.MustCompile(`^(\S.*?):\s*(\S*)\s*$`)
-	servingItemRE  = regexp.MustCompile(`^\s+(\S.*?):\s+([\d.]+)\s*$`)
-	servingUnitRE  = regexp.MustCompile(`\s*\(([^()]+)\)$`)
+	servingStartRE = mustPreN1(`^=+\s*[A-Za-z ]*Benchmark Result\s*=+\s*$`)
+	servingEndRE   = mustPreN1(`^={10,}\s*$`)
+	servingLineRE  = mustPreN1(`^(\S.*?):\s*(\S*)\s*$`)
+	servingItemRE  = mustPreN1(`^\s+(\S.*?):\s+([\d.]+)\s*$`)
+	servingUnitRE  = mustPreN1(`\s*\(([^()]+)\)$`)
 )
 
 // servingSettings are lines of the result block that echo the traffic the
@@ -1065,10 +1064,10 @@ func isSetting(label string) bool {
 }
 
 var (
-	obPrefillRE = regexp.MustCompile(`^Prefill\. latency: ([\d.]+) s, throughput:\s+([\d.]+) token/s`)
-	obDecodeRE  = regexp.MustCompile(`^Decode\.\s+median latency: ([\d.]+) s, median throughput:\s+([\d.]+) token/s`)
-	obTotalRE   = regexp.MustCompile(`^Total\. latency:\s+([\d.]+) s, throughput:\s+([\d.]+) token/s`)
-	obStepRE    = regexp.MustCompile(`^Decode \d+\. Batch size: \d+, latency: `)
+	obPrefillRE = mustPreN1(`^Prefill\. latency: ([\d.]+) s, throughput:\s+([\d.]+) token/s`)
+	obDecodeRE  = mustPreN1(`^Decode\.\s+median latency: ([\d.]+) s, median throughput:\s+([\d.]+) token/s`)
+	obTotalRE   = mustPreN1(`^Total\. latency:\s+([\d.]+) s, throughput:\s+([\d.]+) token/s`)
+	obStepRE    = mustPreN1(`^Decode \d+\. Batch size: \d+, latency: `)
 )
 
 // readOneBatch reads SGLang's bench_one_batch: "Prefill latency|throughput",
@@ -1114,7 +1113,7 @@ func readOneBatch(t *benchText) []*Bench {
 	return found
 }
 
-var vllmLatencyRE = regexp.MustCompile(`^(Avg latency|\d+(?:\.\d+)?% percentile latency): ([\d.]+) seconds\s*$`)
+var vllmLatencyRE = mustPreN1(`^(Avg latency|\d+(?:\.\d+)?% percentile latency): ([\d.]+) seconds\s*$`)
 
 // readVLLMLatency reads vllm bench latency: "Avg latency" and "<p>%
 // percentile latency" in s.
@@ -1133,8 +1132,8 @@ func readVLLMLatency(t *benchText) []*Bench {
 }
 
 var (
-	vllmThroughputRE = regexp.MustCompile(`^Throughput: ([\d.]+ requests/s(?:, [\d.]+ [\w ]*tokens/s)*)\s*$`)
-	vllmRateRE       = regexp.MustCompile(`^([\d.]+) (.+)$`)
+	vllmThroughputRE = mustPreN1(`^Throughput: ([\d.]+ requests/s(?:, [\d.]+ [\w ]*tokens/s)*)\s*$`)
+	vllmRateRE       = mustPreN1(`^([\d.]+) (.+)$`)
 )
 
 // readVLLMThroughput reads vllm bench throughput's "Throughput: 70.77
@@ -1158,7 +1157,7 @@ func readVLLMThroughput(t *benchText) []*Bench {
 	return found
 }
 
-var benchmarkJSRE = regexp.MustCompile(`^(\S.*?) x ([\d,]+(?:\.\d+)?) ops/sec ±[\d.]+% \(\d+ runs? sampled\)\s*$`)
+var benchmarkJSRE = mustPreN1(`^(\S.*?) x ([\d,]+(?:\.\d+)?) ops/sec ±[\d.]+% \(\d+ runs? sampled\)\s*$`)
 
 // readBenchmarkJS reads benchmark.js: "<name> x 1,234 ops/sec ±0.52% (95
 // runs sampled)" gives "<name>" in ops/s; the spread and the runs are not
@@ -1180,16 +1179,16 @@ func readBenchmarkJS(t *benchText) []*Bench {
 // --- time, /usr/bin/time, timeit ---------------------------------------
 
 var (
-	bashRealRE   = regexp.MustCompile(`^real\s+((?:\d+m)?\d+(?:\.\d+)?)s?\s*$`)
-	bashCPURE    = regexp.MustCompile(`^(?:user|sys)\s+(?:\d+m)?\d+(?:\.\d+)?s?\s*$`)
-	zshTimeRE    = regexp.MustCompile(`\s[\d.]+s user [\d.]+s system \d+% cpu ([\d:.]+) total\s*$`)
-	gnuDefaultRE = regexp.MustCompile(`^[\d.]+user [\d.]+system ([\d:.]+)elapsed \d+%CPU`)
-	gnuPagesRE   = regexp.MustCompile(`^\d+inputs\+\d+outputs \(\d+major\+\d+minor\)pagefaults`)
-	gnuStartRE   = regexp.MustCompile(`^\s*Command being timed: `)
-	gnuEndRE     = regexp.MustCompile(`^\s*Exit status: \d+`)
-	gnuElapsedRE = regexp.MustCompile(`^\s*(Elapsed \(wall clock\) time) \(h:mm:ss or m:ss\): ([\d:.]+)\s*$`)
-	timeitRE     = regexp.MustCompile(`^\d+ loops?, (best of \d+): ([\d.]+) (nsec|usec|msec|sec) per loop\s*$`)
-	durationRE   = regexp.MustCompile(`^(?:(\d+)m)?(\d+(?:\.\d+)?)$|^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$`)
+	bashRealRE   = mustPreN1(`^real\s+((?:\d+m)?\d+(?:\.\d+)?)s?\s*$`)
+	bashCPURE    = mustPreN1(`^(?:user|sys)\s+(?:\d+m)?\d+(?:\.\d+)?s?\s*$`)
+	zshTimeRE    = mustPreN1(`\s[\d.]+s user [\d.]+s system \d+% cpu ([\d:.]+) total\s*$`)
+	gnuDefaultRE = mustPreN1(`^[\d.]+user [\d.]+system ([\d:.]+)elapsed \d+%CPU`)
+	gnuPagesRE   = mustPreN1(`^\d+inputs\+\d+outputs \(\d+major\+\d+minor\)pagefaults`)
+	gnuStartRE   = mustPreN1(`^\s*Command being timed: `)
+	gnuEndRE     = mustPreN1(`^\s*Exit status: \d+`)
+	gnuElapsedRE = mustPreN1(`^\s*(Elapsed \(wall clock\) time) \(h:mm:ss or m:ss\): ([\d:.]+)\s*$`)
+	timeitRE     = mustPreN1(`^\d+ loops?, (best of \d+): ([\d.]+) (nsec|usec|msec|sec) per loop\s*$`)
+	durationRE   = mustPreN1(`^(?:(\d+)m)?(\d+(?:\.\d+)?)$|^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$`)
 )
 
 // duration returns the seconds of "1m10.760s" (less the s), "0:00.56",
@@ -1285,10 +1284,10 @@ func readTimeit(t *benchText) []*Bench {
 // --- test runners: what they print is not a benchmark --------------------
 
 var (
-	coverageHeaderRE = regexp.MustCompile(`^Name\s+Stmts\s+Miss\b`)
-	coverageBannerRE = regexp.MustCompile(`\bcoverage: platform\b|^[=_-]+ .*coverage.* [=_-]+$|\b(?:[Tt]otal|[Rr]equired test) coverage\b`)
-	testSummaryRE    = regexp.MustCompile(`^\s*(?:Test Suites|Tests|Test Files):?\s+.*\b\d+ (?:passed|failed|total)\b`)
-	testSummaryLine  = regexp.MustCompile(`^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration|Ran all test suites)\b`)
+	coverageHeaderRE = mustPreN1(`^Name\s+Stmts\s+Miss\b`)
+	coverageBannerRE = mustPreN1(`\bcoverage: platform\b|^[=_-]+ .*coverage.* [=_-]+$|\b(?:[Tt]otal|[Rr]equired test) coverage\b`)
+	testSummaryRE    = mustPreN1(`^\s*(?:Test Suites|Tests|Test Files):?\s+.*\b\d+ (?:passed|failed|total)\b`)
+	testSummaryLine  = mustPreN1(`^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration|Ran all test suites)\b`)
 )
 
 // readCoverage claims coverage.py's report: its percentages measure tests,

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -12,13 +11,13 @@ import (
 // "error:" is not taken for one. The other parsers are data, in families.go.
 
 var (
-	argparseErrorRE  = regexp.MustCompile(`(?m)^(.+?): error: (.+)$`)
-	argparseArgRE    = regexp.MustCompile(`^argument (\S+?)(?:/\S+)?: (.*)$`)
-	argparseChoiceRE = regexp.MustCompile(`invalid choice: '(.*?)'(?:, maybe you meant '(.*?)'\?)? \(choose from (.*)\)`)
-	argparseWithRE   = regexp.MustCompile(`not allowed with argument (\S+)`)
-	quotedRE         = regexp.MustCompile(`'([^']*)'`)
-	flagRE           = regexp.MustCompile(`(?:^|[\s\[(|,{=])(--?[A-Za-z0-9][\w.-]*)`)
-	clusterRE        = regexp.MustCompile(`\[-([A-Za-z0-9]{2,})\]`)
+	argparseErrorRE  = mustPre(`(?m)^(.+?): error: (.+)$`)
+	argparseArgRE    = mustPre(`^argument (\S+?)(?:/\S+)?: (.*)$`)
+	argparseChoiceRE = mustPre(`invalid choice: '(.*?)'(?:, maybe you meant '(.*?)'\?)? \(choose from (.*)\)`)
+	argparseWithRE   = mustPre(`not allowed with argument (\S+)`)
+	quotedRE         = mustPre(`'([^']*)'`)
+	flagRE           = mustPre(`(?:^|[\s\[(|,{=])(--?[A-Za-z0-9][\w.-]*)`)
+	clusterRE        = mustPre(`\[-([A-Za-z0-9]{2,})\]`)
 )
 
 // matchArgparse recognizes Python argparse: a "usage: PROG …" block
@@ -79,11 +78,11 @@ func explainArgparse(d *Diagnosis, msg string) {
 }
 
 var (
-	clickUsageRE = regexp.MustCompile(`(?m)^Usage: \S+`)
-	clickErrorRE = regexp.MustCompile(`(?m)^Error: (.+)$`)
-	clickMeantRE = regexp.MustCompile(`(?:Did you mean|Possible options:) ([^)?]+)`)
-	clickIsNotRE = regexp.MustCompile(`is not one of (.*)\.$`)
-	typerBoxRE   = regexp.MustCompile(`(?m)^╭─+ Error ─+╮$`)
+	clickUsageRE = mustPre(`(?m)^Usage: \S+`)
+	clickErrorRE = mustPre(`(?m)^Error: (.+)$`)
+	clickMeantRE = mustPre(`(?:Did you mean|Possible options:) ([^)?]+)`)
+	clickIsNotRE = mustPre(`is not one of (.*)\.$`)
+	typerBoxRE   = mustPre(`(?m)^╭─+ Error ─+╮$`)
 )
 
 // matchClick recognizes Python click: "Usage: PROG …", then "Error:
@@ -168,9 +167,9 @@ func clickDiagnosis(parser, msg string) *Diagnosis {
 }
 
 var (
-	clapErrorRE    = regexp.MustCompile(`(?m)^error: (.+)$`)
-	clapTipRE      = regexp.MustCompile(`(?m)^\s*tip: (?:a similar|some similar) \w+ exists?: (.+)$`)
-	clapPossibleRE = regexp.MustCompile(`\[possible values: ([^\]]*)\]`)
+	clapErrorRE    = mustPre(`(?m)^error: (.+)$`)
+	clapTipRE      = mustPre(`(?m)^\s*tip: (?:a similar|some similar) \w+ exists?: (.+)$`)
+	clapPossibleRE = mustPre(`\[possible values: ([^\]]*)\]`)
 )
 
 // matchClap recognizes Rust's clap: "error: MESSAGE", optional tips, the
@@ -227,10 +226,10 @@ func clapDiagnosis(d *Diagnosis, msg, out string) *Diagnosis {
 }
 
 var (
-	goFlagErrorRE = regexp.MustCompile(`(?m)^(flag provided but not defined: (-\S+)|invalid value .* for flag (-\S+): .*|flag needs an argument: (-\S+))$`)
-	goFlagUsageRE = regexp.MustCompile(`(?m)^Usage of \S+:$`)
-	goFlagDefRE   = regexp.MustCompile(`(?m)^  (-[\w.-]+)`)
-	goUsageRE     = regexp.MustCompile(`(?m)^usage: go \w+ (.*)$`)
+	goFlagErrorRE = mustPre(`(?m)^(flag provided but not defined: (-\S+)|invalid value .* for flag (-\S+): .*|flag needs an argument: (-\S+))$`)
+	goFlagUsageRE = mustPre(`(?m)^Usage of \S+:$`)
+	goFlagDefRE   = mustPre(`(?m)^  (-[\w.-]+)`)
+	goUsageRE     = mustPre(`(?m)^usage: go \w+ (.*)$`)
 )
 
 // matchGoFlag recognizes Go's flag package: "flag provided but not
@@ -262,7 +261,7 @@ func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 	return d
 }
 
-var hfUnusedRE = regexp.MustCompile(`(?s)ValueError: (Some specified arguments are not used by the HfArgumentParser: \[[^\]]*\])`)
+var hfUnusedRE = mustPre(`(?s)ValueError: (Some specified arguments are not used by the HfArgumentParser: \[[^\]]*\])`)
 
 // matchHfArgparser recognizes Hugging Face's HfArgumentParser, which
 // raises a ValueError listing the arguments it did not use; the traceback

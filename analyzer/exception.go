@@ -1,15 +1,14 @@
 package analyzer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
-	tracebackRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\):\s*$`)
-	frameRE     = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+)(?:, in (\S+))?`)
-	excLineRE   = regexp.MustCompile(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
+	tracebackRE = mustPre(`(?m)Traceback \(most recent call last\):\s*$`)
+	frameRE     = mustPre(`^\s+File "([^"]+)", line (\d+)(?:, in (\S+))?`)
+	excLineRE   = mustPre(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
 )
 
 // exceptionCategories sends exceptions that say what went wrong to the
@@ -38,7 +37,7 @@ var errorCodes = []struct {
 // exhaustedRE finds exceptions that say memory or disk space ran out,
 // whatever their type: torch's RuntimeError "CUDA out of memory", OSError
 // "[Errno 28] No space left on device".
-var exhaustedRE = regexp.MustCompile(`(?i)out of memory|No space left on device|Cannot allocate memory|Disk quota exceeded`)
+var exhaustedRE = mustPre(`(?i)out of memory|No space left on device|Cannot allocate memory|Disk quota exceeded`)
 
 // exceptionCategory returns the category of an exception of type typ with
 // message msg: the one its type or message names, or Exception.
@@ -111,7 +110,7 @@ func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	return d
 }
 
-var noModuleRE = regexp.MustCompile(`No module named '([^']+)'`)
+var noModuleRE = mustPre(`No module named '([^']+)'`)
 
 // projectFrame returns the innermost frame outside installed packages and
 // the standard library, or the innermost frame when all are.

@@ -9,11 +9,11 @@ const maxExcerpt = 12
 // reviewer: a usage error's usage text and error line, the end of a
 // traceback, or the lines around the error message. Lines are cut to 200
 // runes; at most 12 are returned.
-func (f *Failure) Excerpt() []string {
-	if f.call == nil {
-		return nil
-	}
-	lines := strings.Split(strings.TrimRight(stripEscapes(f.call.Output), "\n"), "\n")
+func (f *Failure) Excerpt() []string { return f.excerpt }
+
+// excerptOf finds the Excerpt of f in output, the failed call's output.
+func excerptOf(f *Failure, output string) []string {
+	lines := strings.Split(strings.TrimRight(stripEscapes(output), "\n"), "\n")
 	start, end := -1, -1
 	switch {
 	case f.Category == CLIUsage:

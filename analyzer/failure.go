@@ -339,7 +339,7 @@ func maskedBy(cmd *Command) string {
 // "Killed", or bash's "line 1: 48213 Killed   cmd".
 var killedRE = regexp.MustCompile(`^(?:.*: line \d+: \d+ )?Killed\b`)
 
-var timedOutRE = regexp.MustCompile(`(?i)timed out|timeout`)
+var timedOutRE = mustPre(`(?i)timed out|timeout`)
 
 func timedOut(out string) bool { return timedOutRE.MatchString(out) }
 
@@ -347,9 +347,9 @@ func timedOut(out string) bool { return timedOutRE.MatchString(out) }
 // that matches finds, and uses it as the message: earlier expressions name
 // the failure better.
 func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagnosis {
-	res := make([]*regexp.Regexp, len(exprs))
+	res := make([]*pre, len(exprs))
 	for i, e := range exprs {
-		res[i] = regexp.MustCompile(e)
+		res[i] = mustPre(e)
 	}
 	return func(out string, _ *Command, _ bool) *Diagnosis {
 		for _, re := range res {
@@ -361,12 +361,12 @@ func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagno
 	}
 }
 
-var notFoundREs = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)^(?:.*: )?(?:line \d+: )?([^\s:]+): command not found\s*$`),
-	regexp.MustCompile(`(?m)^(?:\S+: )?command not found: (\S+)\s*$`),
-	regexp.MustCompile(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
-	regexp.MustCompile(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
-	regexp.MustCompile(`(?m)^'([^']+)' is not recognized as an internal or external command`),
+var notFoundREs = []*pre{
+	mustPre(`(?m)^(?:.*: )?(?:line \d+: )?([^\s:]+): command not found\s*$`),
+	mustPre(`(?m)^(?:\S+: )?command not found: (\S+)\s*$`),
+	mustPre(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
+	mustPre(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
+	mustPre(`(?m)^'([^']+)' is not recognized as an internal or external command`),
 }
 
 // matchNotFound recognizes a shell that could not find the program. It

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -26,18 +25,18 @@ type usageFamily struct {
 	//   missing  required arguments (a list)
 	//   name     required options named without dashes (a list)
 	//   suggest  suggestions (a list); choices: the values accepted
-	errorRE *regexp.Regexp
+	errorRE *pre
 	// also, when set, must match the output too.
-	also *regexp.Regexp
+	also *pre
 	// suggestRE finds the parser's own suggestions after the error: every
 	// submatch of its first group.
-	suggestRE *regexp.Regexp
+	suggestRE *pre
 	// missingRE finds a required argument the output names after the
 	// error.
-	missingRE *regexp.Regexp
+	missingRE *pre
 	// flagsRE starts the usage or help text that lists the valid flags;
 	// it is read up to the end of the output, or to the error.
-	flagsRE *regexp.Regexp
+	flagsRE *pre
 	// programs, when set, are the only commands this family's tool runs.
 	programs []string
 }
@@ -46,99 +45,99 @@ var usageFamilies = []usageFamily{
 	{
 		name:      "git",
 		doc:       "git: an unknown subcommand with the most similar ones, an unknown option with git's usage",
-		errorRE:   regexp.MustCompile("(?m)^(?:(?P<msg>git: '(?P<bad>[^']+)' is not a git command\\. See 'git --help'\\.)|error: (?P<msg2>unknown (?:option|switch) [`'](?P<bad2>[^'`]+)')|(?P<msg3>fatal: unrecognized argument: (?P<bad3>\\S+)))$"),
-		suggestRE: regexp.MustCompile(`(?m)^\t(\S+)$`),
-		flagsRE:   regexp.MustCompile(`(?m)^usage: git `),
+		errorRE:   mustPre("(?m)^(?:(?P<msg>git: '(?P<bad>[^']+)' is not a git command\\. See 'git --help'\\.)|error: (?P<msg2>unknown (?:option|switch) [`'](?P<bad2>[^'`]+)')|(?P<msg3>fatal: unrecognized argument: (?P<bad3>\\S+)))$"),
+		suggestRE: mustPre(`(?m)^\t(\S+)$`),
+		flagsRE:   mustPre(`(?m)^usage: git `),
 		programs:  []string{"git"},
 	},
 	{
 		name:    "npm",
 		doc:     "npm: an unknown command or a missing package script, with npm's suggestion",
-		errorRE: regexp.MustCompile(`(?m)^(?:npm (?:ERR!|error) )?(?P<msg>(?:Unknown command|Missing script): "(?P<bad>[^"]+)")$`),
+		errorRE: mustPre(`(?m)^(?:npm (?:ERR!|error) )?(?P<msg>(?:Unknown command|Missing script): "(?P<bad>[^"]+)")$`),
 		// "  npm test # Test a package": the suggestion is the word to type.
-		suggestRE: regexp.MustCompile(`(?m)^(?:npm (?:ERR!|error))?\s+npm (?:run )?([\w:.-]+) # `),
+		suggestRE: mustPre(`(?m)^(?:npm (?:ERR!|error))?\s+npm (?:run )?([\w:.-]+) # `),
 		programs:  []string{"npm", "pnpm"},
 	},
 	{
 		name:      "cargo",
 		doc:       "cargo: no such command, with the similar one",
-		errorRE:   regexp.MustCompile("(?m)^error: (?P<msg>no such (?:sub)?command: [`'](?P<bad>[^`']+)[`'])"),
-		suggestRE: regexp.MustCompile("(?i)(?:did you mean|a command with a similar name exists:) [`']([^`']+)[`']"),
+		errorRE:   mustPre("(?m)^error: (?P<msg>no such (?:sub)?command: [`'](?P<bad>[^`']+)[`'])"),
+		suggestRE: mustPre("(?i)(?:did you mean|a command with a similar name exists:) [`']([^`']+)[`']"),
 		programs:  []string{"cargo"},
 	},
 	{
 		name:     "docker",
 		doc:      "docker: an unknown flag or command",
-		errorRE:  regexp.MustCompile(`(?m)^(?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|docker: unknown command: docker (?P<bad2>\S+)|docker: '(?P<bad3>[^']+)' is not a docker command\.)$`),
-		also:     regexp.MustCompile(`(?:See|Run) 'docker[^']*--help'`),
+		errorRE:  mustPre(`(?m)^(?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|docker: unknown command: docker (?P<bad2>\S+)|docker: '(?P<bad3>[^']+)' is not a docker command\.)$`),
+		also:     mustPre(`(?:See|Run) 'docker[^']*--help'`),
 		programs: []string{"docker", "podman"},
 	},
 	{
 		name:      "kubectl",
 		doc:       "kubectl: an unknown flag or command, a missing argument",
-		errorRE:   regexp.MustCompile(`(?m)^(?:Error|error): (?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|unknown command "(?P<bad2>[^"]+)" for "kubectl.*"|expected '(?P<usage>[^']*)'\.)$`),
-		suggestRE: regexp.MustCompile(`(?m)^\t(\S+)$`),
-		missingRE: regexp.MustCompile(`(?m)^(.+) is a required argument for the \w+ command$`),
+		errorRE:   mustPre(`(?m)^(?:Error|error): (?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|unknown command "(?P<bad2>[^"]+)" for "kubectl.*"|expected '(?P<usage>[^']*)'\.)$`),
+		suggestRE: mustPre(`(?m)^\t(\S+)$`),
+		missingRE: mustPre(`(?m)^(.+) is a required argument for the \w+ command$`),
 		programs:  []string{"kubectl", "oc"},
 	},
 	{
 		name:     "go",
 		doc:      "the go command: an unknown subcommand",
-		errorRE:  regexp.MustCompile(`(?m)^(?P<msg>go (?P<bad>\S+): unknown command|go: unknown subcommand "(?P<bad2>[^"]+)")$`),
+		errorRE:  mustPre(`(?m)^(?P<msg>go (?P<bad>\S+): unknown command|go: unknown subcommand "(?P<bad2>[^"]+)")$`),
 		programs: []string{"go"},
 	},
 	{
 		name:     "pip",
 		doc:      "pip: an unknown command, or no such option",
-		errorRE:  regexp.MustCompile(`(?m)^(?:ERROR: )?(?P<msg>unknown command "(?P<bad>[^"]+)"(?:[ ,-]+maybe you meant "(?P<suggest>[^"]+)")?|no such option: (?P<bad2>\S+))$`),
-		flagsRE:  regexp.MustCompile(`(?m)^Usage:`),
+		errorRE:  mustPre(`(?m)^(?:ERROR: )?(?P<msg>unknown command "(?P<bad>[^"]+)"(?:[ ,-]+maybe you meant "(?P<suggest>[^"]+)")?|no such option: (?P<bad2>\S+))$`),
+		flagsRE:  mustPre(`(?m)^Usage:`),
 		programs: []string{"pip", "pip3", "uv pip"},
 	},
 	{
 		name:      "cobra",
 		doc:       "Go's cobra and pflag: unknown flag or shorthand, invalid argument, required flags not set, unknown command",
-		errorRE:   regexp.MustCompile(`(?m)^Error: (?P<msg>unknown flag: (?P<bad>\S+)|unknown shorthand flag: '\w' in (?P<bad2>\S+)|unknown command "(?P<bad3>[^"]+)" for ".*"|required flag\(s\) (?P<name>.*) not set|flag needs an argument: (?P<bad4>\S+)|invalid argument "[^"]*" for "(?P<flag>[^"]+)" flag: .*)$`),
-		suggestRE: regexp.MustCompile(`(?m)^\t(\S+)$`),
-		flagsRE:   regexp.MustCompile(`(?m)^(?:Global )?Flags:$`),
+		errorRE:   mustPre(`(?m)^Error: (?P<msg>unknown flag: (?P<bad>\S+)|unknown shorthand flag: '\w' in (?P<bad2>\S+)|unknown command "(?P<bad3>[^"]+)" for ".*"|required flag\(s\) (?P<name>.*) not set|flag needs an argument: (?P<bad4>\S+)|invalid argument "[^"]*" for "(?P<flag>[^"]+)" flag: .*)$`),
+		suggestRE: mustPre(`(?m)^\t(\S+)$`),
+		flagsRE:   mustPre(`(?m)^(?:Global )?Flags:$`),
 	},
 	{
 		name:    "kong",
 		doc:     "Go's kong: unknown flag with did-you-mean, missing flags, a value not among those allowed",
-		errorRE: regexp.MustCompile(`(?m)^(?P<prog>[\w.-]+): error: (?P<msg>unknown flag (?P<bad>--?[\w.-]+)(?:, did you mean (?:one of )?(?P<suggest>.*)\?)?|missing flags?: (?P<missing>.*)|(?P<bad2>--?[\w.-]+) must be one of (?P<choices>.*) but got .*|(?P<bad3>--?[\w.-]+): expected .* but got .*|expected one of (?P<choices2>.*)|expected (?P<missing2>"[^"]*")|unexpected argument (?P<bad4>\S+?)(?:, did you mean (?P<suggest2>.*)\?)?)$`),
-		flagsRE: regexp.MustCompile(`(?m)^Flags:$`),
+		errorRE: mustPre(`(?m)^(?P<prog>[\w.-]+): error: (?P<msg>unknown flag (?P<bad>--?[\w.-]+)(?:, did you mean (?:one of )?(?P<suggest>.*)\?)?|missing flags?: (?P<missing>.*)|(?P<bad2>--?[\w.-]+) must be one of (?P<choices>.*) but got .*|(?P<bad3>--?[\w.-]+): expected .* but got .*|expected one of (?P<choices2>.*)|expected (?P<missing2>"[^"]*")|unexpected argument (?P<bad4>\S+?)(?:, did you mean (?P<suggest2>.*)\?)?)$`),
+		flagsRE: mustPre(`(?m)^Flags:$`),
 	},
 	{
 		name:    "getopt",
 		doc:     "GNU and BSD getopt: unrecognized, invalid or illegal option, option requiring an argument; coreutils' extra and missing operands",
-		errorRE: regexp.MustCompile(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
-		flagsRE: regexp.MustCompile(`(?mi)^usage:`),
+		errorRE: mustPre(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
+		flagsRE: mustPre(`(?mi)^usage:`),
 	},
 	{
 		name:      "commander",
 		doc:       "Node's commander: unknown option or command, missing argument, with its suggestion",
-		errorRE:   regexp.MustCompile(`(?m)^error: (?P<msg>unknown option '(?P<bad>[^']+)'|unknown command '(?P<bad2>[^']+)'|missing required argument '(?P<missing>[^']+)'|required option '(?P<mflag>[^']+)' not specified|option '(?P<flag2>[^']+)' argument missing|too many arguments(?: for '[^']*')?\. Expected .*)$`),
-		suggestRE: regexp.MustCompile(`\(Did you mean ([^?]+)\?\)`),
+		errorRE:   mustPre(`(?m)^error: (?P<msg>unknown option '(?P<bad>[^']+)'|unknown command '(?P<bad2>[^']+)'|missing required argument '(?P<missing>[^']+)'|required option '(?P<mflag>[^']+)' not specified|option '(?P<flag2>[^']+)' argument missing|too many arguments(?: for '[^']*')?\. Expected .*)$`),
+		suggestRE: mustPre(`\(Did you mean ([^?]+)\?\)`),
 	},
 	{
 		name:    "yargs",
 		doc:     "Node's yargs: unknown arguments, missing required arguments, invalid values",
-		errorRE: regexp.MustCompile(`(?m)^(?P<msg>Unknown arguments?: (?P<bad>.+)|Missing required arguments?: (?P<name>.+)|Invalid values?:\n\s+Argument: (?P<bad2>[\w-]+), Given: .*, Choices: (?P<choices>.*)|Not enough non-option arguments: .*)$`),
-		flagsRE: regexp.MustCompile(`(?m)^Options:$`),
+		errorRE: mustPre(`(?m)^(?P<msg>Unknown arguments?: (?P<bad>.+)|Missing required arguments?: (?P<name>.+)|Invalid values?:\n\s+Argument: (?P<bad2>[\w-]+), Given: .*, Choices: (?P<choices>.*)|Not enough non-option arguments: .*)$`),
+		flagsRE: mustPre(`(?m)^Options:$`),
 	},
 	{
 		name:    "absl",
 		doc:     "absl and gflags: unknown command line flag, a flag without a required value or with a bad one",
-		errorRE: regexp.MustCompile(`(?m)^(?:FATAL Flags parsing error: |ERROR: )(?P<msg>[Uu]nknown command line flag '(?P<bad>[^']+)'(?:\. Did you mean: (?P<suggest>[\w, -]+?) \?)?.*|flag --(?P<name>[\w-]+)=None: Flag --[\w-]+ must have a value other than None\.|flag (?P<bad2>--[\w-]+)=[^:]*: value should be one of <(?P<choices>[^>]*)>|flag (?P<bad3>--[\w-]+)=[^:]*: .*)$`),
+		errorRE: mustPre(`(?m)^(?:FATAL Flags parsing error: |ERROR: )(?P<msg>[Uu]nknown command line flag '(?P<bad>[^']+)'(?:\. Did you mean: (?P<suggest>[\w, -]+?) \?)?.*|flag --(?P<name>[\w-]+)=None: Flag --[\w-]+ must have a value other than None\.|flag (?P<bad2>--[\w-]+)=[^:]*: value should be one of <(?P<choices>[^>]*)>|flag (?P<bad3>--[\w-]+)=[^:]*: .*)$`),
 	},
 	{
 		name:    "fire",
 		doc:     "python-fire: an argument it could not consume, a required argument with no value",
-		errorRE: regexp.MustCompile(`(?m)^ERROR: (?P<msg>Could not consume arg: (?P<bad>\S+)|The function received no value for the required argument: (?P<missing>\S+))$`),
-		flagsRE: regexp.MustCompile(`(?m)^Usage:`),
+		errorRE: mustPre(`(?m)^ERROR: (?P<msg>Could not consume arg: (?P<bad>\S+)|The function received no value for the required argument: (?P<missing>\S+))$`),
+		flagsRE: mustPre(`(?m)^Usage:`),
 	},
 }
 
-var usageLineRE = regexp.MustCompile(`(?m)^(?:usage|Usage): `)
+var usageLineRE = mustPre(`(?m)^(?:usage|Usage): `)
 
 // match applies a family to out, the output of cmd.
 func (f *usageFamily) match(out string, cmd *Command, claimsSuccess bool) *Diagnosis {

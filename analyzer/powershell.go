@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -17,11 +16,11 @@ import (
 // A parse error starts with its "At line:" and gives its message after the
 // marked code. The record's error category and exception name the failure.
 var (
-	psCategoryRE  = regexp.MustCompile(`(?m)^\s*\+ CategoryInfo\s*: (\w+): .*?\], (\w+)`)
-	psAtLineRE    = regexp.MustCompile(`(?m)^At (?:line:\d+ char:\d+|[^\r\n]*:\d+ char:\d+)\s*$`)
-	psParamRE     = regexp.MustCompile(`parameter name '([^']+)'`)
-	psTermRE      = regexp.MustCompile(`The term '([^']+)' is not recognized as the name of a cmdlet`)
-	psExceptionRE = regexp.MustCompile(`^[A-Z]\w*Exception$`)
+	psCategoryRE  = mustPre(`(?m)^\s*\+ CategoryInfo\s*: (\w+): .*?\], (\w+)`)
+	psAtLineRE    = mustPre(`(?m)^At (?:line:\d+ char:\d+|[^\r\n]*:\d+ char:\d+)\s*$`)
+	psParamRE     = mustPre(`parameter name '([^']+)'`)
+	psTermRE      = mustPre(`The term '([^']+)' is not recognized as the name of a cmdlet`)
+	psExceptionRE = mustPre(`^[A-Z]\w*Exception$`)
 )
 
 // psCategories sends PowerShell's error categories and exceptions to ours.

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -10,13 +9,13 @@ import (
 // Node.js, the JVM, Go and Rust panics.
 
 var (
-	nodeErrorRE  = regexp.MustCompile(`(?m)^(?P<type>[A-Z]\w*(?:Error|Exception)|Error)(?: \[(?P<code>[A-Z_]+)\])?: (?P<msg>.*)$`)
-	nodeFrameRE  = regexp.MustCompile(`^\s+at (?:(?:async )?(.+?) \()?((?:file://)?[^()\s]+?):(\d+):\d+\)?$`)
-	nodeBannerRE = regexp.MustCompile(`(?m)^Node\.js v\d+`)
-	nodeModuleRE = regexp.MustCompile(`Cannot find (?:module|package) '([^']+)'`)
+	nodeErrorRE  = mustPre(`(?m)^(?P<type>[A-Z]\w*(?:Error|Exception)|Error)(?: \[(?P<code>[A-Z_]+)\])?: (?P<msg>.*)$`)
+	nodeFrameRE  = mustPre(`^\s+at (?:(?:async )?(.+?) \()?((?:file://)?[^()\s]+?):(\d+):\d+\)?$`)
+	nodeBannerRE = mustPre(`(?m)^Node\.js v\d+`)
+	nodeModuleRE = mustPre(`Cannot find (?:module|package) '([^']+)'`)
 	// nodeRequireRE matches the "Require stack:" list that may come
 	// between a require error and its frames.
-	nodeRequireRE = regexp.MustCompile(`^(?:Require stack:|- .*)$`)
+	nodeRequireRE = mustPre(`^(?:Require stack:|- .*)$`)
 )
 
 // matchNode recognizes an uncaught Node.js error: "TypeError: …" followed
@@ -87,8 +86,8 @@ func setFrame(exc *ExceptionInfo, frames []ExceptionInfo, installed func(file st
 }
 
 var (
-	javaExceptionRE = regexp.MustCompile(`(?m)^(?:Exception in thread "[^"]*" |Caused by: )(?P<type>(?:[a-z]\w*\.)+[A-Z]\w*)(?:: (?P<msg>.*))?$`)
-	javaFrameRE     = regexp.MustCompile(`^\s+at ((?:[\w$]+\.)+[\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
+	javaExceptionRE = mustPre(`(?m)^(?:Exception in thread "[^"]*" |Caused by: )(?P<type>(?:[a-z]\w*\.)+[A-Z]\w*)(?:: (?P<msg>.*))?$`)
+	javaFrameRE     = mustPre(`^\s+at ((?:[\w$]+\.)+[\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
 )
 
 // matchJVM recognizes an uncaught JVM exception: `Exception in thread
@@ -124,9 +123,9 @@ func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 }
 
 var (
-	goPanicRE   = regexp.MustCompile(`(?m)^panic: (.*)$`)
-	goFrameRE   = regexp.MustCompile(`(?m)^([\w./*()-]+)\(.*\)\n\t(\S+\.go):(\d+)`)
-	rustPanicRE = regexp.MustCompile(`(?m)^thread '[^']*' panicked at (?:'(.*)', )?(\S+?):(\d+):\d+:?$`)
+	goPanicRE   = mustPre(`(?m)^panic: (.*)$`)
+	goFrameRE   = mustPre(`(?m)^([\w./*()-]+)\(.*\)\n\t(\S+\.go):(\d+)`)
+	rustPanicRE = mustPre(`(?m)^thread '[^']*' panicked at (?:'(.*)', )?(\S+?):(\d+):\d+:?$`)
 )
 
 // matchPanic recognizes a Go panic with its goroutine trace, and a Rust

@@ -2,11 +2,14 @@ package parser
 
 import (
 	"bytes"
+	"fmt"
+	"hash/maphash"
 	"io"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -29,24 +32,41 @@ var claudeTypes = map[string]bool{
 
 // matchClaude accepts a head whose first JSON record is a Claude Code record.
 // Lines that are not JSON, such as comments a tool put on top, are passed
-// over.
+// over. So is a malformed record that ends within head, which the decoder
+// reports; the record after it must then carry a key only Claude Code
+// writes.
 func matchClaude(head []byte) bool {
+	malformed := false
 	for line := range bytes.Lines(head) {
+		complete := bytes.HasSuffix(line, []byte("\n"))
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
 		if !gjson.ValidBytes(line) {
-			// A record cut off by the end of head: look for keys only
-			// Claude Code writes near the start of a record.
-			return bytes.Contains(line, []byte(`"parentUuid"`)) ||
-				bytes.Contains(line, []byte(`"isSidechain"`)) ||
-				bytes.Contains(line, []byte(`"file-history-snapshot"`))
+			// Cut off by the end of head, or malformed: look for keys
+			// only Claude Code writes near the start of a record.
+			if claudeKeys(line) {
+				return true
+			}
+			if !complete {
+				return false
+			}
+			malformed = true
+			continue
 		}
 		r := gjson.ParseBytes(line)
-		return claudeTypes[r.Get("type").String()] && !r.Get("payload").Exists()
+		return claudeTypes[r.Get("type").String()] && !r.Get("payload").Exists() && (!malformed || claudeKeys(line))
 	}
 	return false
+}
+
+// claudeKeys reports whether a record holds a key only Claude Code writes.
+func claudeKeys(rec []byte) bool {
+	return bytes.Contains(rec, []byte(`"parentUuid"`)) ||
+		bytes.Contains(rec, []byte(`"isSidechain"`)) ||
+		bytes.Contains(rec, []byte(`"leafUuid"`)) ||
+		bytes.Contains(rec, []byte(`"file-history-snapshot"`))
 }
 
 // exitCodeRE matches the first line Claude Code puts in a failed shell
@@ -61,53 +81,152 @@ type claudeDecoder struct {
 	msgCall *Call            // first call of the current assistant message
 	text    string           // assistant text not yet attached to a call
 	titles  [4]string        // custom title, AI title, summary, first prompt
+
+	// first holds, by tool_use id, where its call and its result were read
+	// and digests of them, to tell a replayed copy from a different record
+	// that reuses the id.
+	first   map[string]*claudeFirst
+	seed    maphash.Seed
+	badTime int    // timestamps that are not RFC 3339
+	badLine int    // the line of the first of them
+	badText string // and its text
+
+	// line is the record being read, in the line reader's buffer, which
+	// the next line overwrites: what is kept of it goes through keep.
+	line  string
+	names map[string]string // tool names and the like, kept once
+	done  func(*Call)       // called with each call once its result is read; may be nil
 }
 
 func decodeClaude(r io.Reader, name string) (*Session, error) {
+	return decodeClaudeEach(r, name, nil)
+}
+
+// decodeClaudeEach is decodeClaude calling done with each call once its
+// result is read, and with the calls that got none at the end.
+func decodeClaudeEach(r io.Reader, name string, done func(*Call)) (*Session, error) {
 	d := &claudeDecoder{
-		s:    &Session{Path: name, Format: "claude-code", Calls: []*Call{}},
-		byID: make(map[string]*Call),
-		msg:  -1,
+		done:  done,
+		s:     &Session{Path: name, Format: "claude-code", Calls: []*Call{}},
+		byID:  make(map[string]*Call),
+		first: make(map[string]*claudeFirst),
+		seed:  maphash.MakeSeed(),
+		msg:   -1,
+		names: make(map[string]string),
 	}
 	err := forEachLine(r, d.s, d.record)
+	d.line = ""
 	d.finish()
+	if done != nil {
+		for _, c := range d.s.Calls {
+			if c.Status == "no-result" {
+				done(c)
+			}
+		}
+	}
 	return d.s, err
 }
 
+// keep returns s copied out of the record being read when it is part of
+// it, so that it outlives the line and holds no more than itself.
+func (d *claudeDecoder) keep(s string) string {
+	if within(s, d.line) {
+		return strings.Clone(s)
+	}
+	return s
+}
+
+// name returns s kept once for the session: tool names, argument keys
+// and agent ids repeat on every call.
+func (d *claudeDecoder) name(s string) string {
+	if n, ok := d.names[s]; ok {
+		return n
+	}
+	n := strings.Clone(s)
+	d.names[n] = n
+	return n
+}
+
+// The top-level members of a record the decoder reads, by their index in
+// claudeFields. A record is walked once for all of them.
+const (
+	cfType = iota
+	cfSessionID
+	cfCwd
+	cfVersion
+	cfTimestamp
+	cfMessage
+	cfIsSidechain
+	cfAgentID
+	cfIsMeta
+	cfToolUseResult
+	cfSummary
+	cfAITitle
+	cfCustomTitle
+	cfCount
+)
+
+var claudeFields = []string{"type", "sessionId", "cwd", "version", "timestamp", "message", "isSidechain",
+	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle"}
+
+// A claudeRecord holds the raw top-level members of a record, "" for those
+// it lacks.
+type claudeRecord [cfCount]string
+
+// get reads a member as gjson.Get would give it.
+func (r *claudeRecord) get(f int) gjson.Result { return value(r[f]) }
+
 func (d *claudeDecoder) record(line []byte, n int) {
-	if !gjson.ValidBytes(line) {
+	if !validJSON(line) {
 		msg, _ := jsonError(line)
 		d.s.skip(n, msg)
 		return
 	}
-	rec := gjson.ParseBytes(line)
-	if !rec.IsObject() {
+	d.line = unsafe.String(unsafe.SliceData(line), len(line))
+	if d.line[skipSpaceStr(d.line, 0)] != '{' {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	switch typ := rec.Get("type").String(); typ {
+	var rec claudeRecord
+	fields(d.line, claudeFields, rec[:])
+	switch typ := rec.get(cfType).String(); typ {
 	case "assistant", "user":
-		d.envelope(rec)
+		d.envelope(&rec, n)
 		if typ == "assistant" {
-			d.assistant(rec, n)
+			d.assistant(&rec, n)
 		} else {
-			d.user(rec, n)
+			d.user(&rec, n)
 		}
 	case "summary":
-		setOnce(&d.titles[2], rec.Get("summary").String())
+		setOnce(&d.titles[2], d.keep(rec.get(cfSummary).String()))
 	case "ai-title":
-		d.titles[1] = rec.Get("aiTitle").String()
+		d.titles[1] = d.keep(rec.get(cfAITitle).String())
 	case "custom-title":
-		d.titles[0] = rec.Get("customTitle").String()
+		d.titles[0] = d.keep(rec.get(cfCustomTitle).String())
 	}
 }
 
-// envelope takes the session facts every conversation record repeats.
-func (d *claudeDecoder) envelope(rec gjson.Result) {
-	setOnce(&d.s.ID, rec.Get("sessionId").String())
-	setOnce(&d.s.Cwd, rec.Get("cwd").String())
-	setOnce(&d.s.Agent, rec.Get("version").String())
-	if t := parseTime(rec.Get("timestamp").String()); !t.IsZero() {
+// envelope takes the session facts every conversation record repeats, the
+// record being at line n.
+func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
+	if d.s.ID == "" {
+		d.s.ID = d.keep(rec.get(cfSessionID).String())
+	}
+	if d.s.Cwd == "" {
+		d.s.Cwd = d.keep(rec.get(cfCwd).String())
+	}
+	if d.s.Agent == "" {
+		d.s.Agent = d.keep(rec.get(cfVersion).String())
+	}
+	ts := rec.get(cfTimestamp).String()
+	t := parseTime(ts)
+	if t.IsZero() && ts != "" {
+		if d.badTime == 0 {
+			d.badLine, d.badText = n, d.keep(ts)
+		}
+		d.badTime++
+	}
+	if !t.IsZero() {
 		if d.s.Start.IsZero() {
 			d.s.Start = t
 		}
@@ -117,44 +236,59 @@ func (d *claudeDecoder) envelope(rec gjson.Result) {
 	}
 }
 
-func (d *claudeDecoder) assistant(rec gjson.Result, n int) {
-	id := rec.Get("message.id").String()
+// The members of an assistant record's message that the decoder reads.
+var messageFields = []string{"id", "model", "content", "usage"}
+
+func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
+	var m [4]string
+	fields(rec[cfMessage], messageFields, m[:])
+	id := value(m[0]).String()
 	if id == "" || id != d.msgID {
 		d.msg++
-		d.msgID = id
+		d.msgID = d.keep(id)
 		d.msgCall = nil
 	}
-	if m := rec.Get("message.model").String(); m != "" && m != "<synthetic>" {
-		setOnce(&d.s.Model, m)
+	if model := value(m[1]).String(); model != "" && model != "<synthetic>" && d.s.Model == "" {
+		d.s.Model = d.keep(model)
 	}
-	when := parseTime(rec.Get("timestamp").String())
-	side := sidechain(rec)
-	rec.Get("message.content").ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").String() {
+	when := parseTime(rec.get(cfTimestamp).String())
+	side := d.sidechain(rec)
+	eachValue(m[2], func(block string) bool {
+		var b [5]string
+		fields(block, blockFields, b[:])
+		switch value(b[0]).String() {
 		case "text":
-			d.text = b.Get("text").String()
+			d.text = d.keep(value(b[4]).String())
 		case "tool_use":
-			d.toolUse(b, n, when, side)
+			d.toolUse(&b, n, when, side)
 		}
 		return true
 	})
 	if d.msgCall != nil {
 		// Each record of a split response repeats the usage so far.
-		if t := int(rec.Get("message.usage.output_tokens").Int()); t > d.msgCall.Tokens {
+		if t := int(value(field(m[3], "output_tokens")).Int()); t > d.msgCall.Tokens {
 			d.msgCall.Tokens = t
 		}
 	}
 }
 
-func (d *claudeDecoder) toolUse(b gjson.Result, n int, when time.Time, side string) {
-	id := b.Get("id").String()
+// The members of an assistant's content block that the decoder reads.
+var blockFields = []string{"type", "id", "name", "input", "text"}
+
+func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string) {
+	id := value(b[1]).String()
 	if id != "" && d.byID[id] != nil {
-		return // a replayed copy of a call already read
+		// A replayed copy of a call already read, unless it differs.
+		if f := d.first[id]; f.use != d.digest(b[2], b[3]) {
+			d.s.skip(n, fmt.Sprintf("tool_use %q has the id of the call at line %d but another name or input; skipped", id, f.useLine))
+		}
+		return
 	}
+	id = d.keep(id)
 	c := &Call{
 		Msg:       d.msg,
 		ID:        id,
-		Tool:      b.Get("name").String(),
+		Tool:      d.name(value(b[2]).String()),
 		Start:     when,
 		Text:      abridgeText(d.text),
 		Sidechain: side,
@@ -162,81 +296,154 @@ func (d *claudeDecoder) toolUse(b gjson.Result, n int, when time.Time, side stri
 		Pos:       Pos{File: d.s.Path, Line: n},
 	}
 	c.Kind = KindOf(c.Tool)
-	setInput(c, b.Get("input"))
+	setInputRaw(c, b[3], d.keep, d.name)
 	d.text = ""
 	d.s.add(c)
 	if id != "" {
 		d.byID[id] = c
+		d.first[id] = &claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
 	}
 	if d.msgCall == nil {
 		d.msgCall = c
 	}
 }
 
-func (d *claudeDecoder) user(rec gjson.Result, n int) {
+// isType reports whether a raw content block's type is typ, as the gjson
+// query #(type=="typ") decides: a string equal to it, or, as gjson
+// compares a number with a word, the number 0.
+func isType(block, typ string) bool {
+	if block == "" || block[0] != '{' {
+		return false
+	}
+	t := value(field(block, "type"))
+	return t.Type == gjson.String && t.Str == typ || t.Type == gjson.Number && t.Num == 0
+}
+
+func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	d.msg++
 	d.msgID = ""
 	d.text = ""
-	content := rec.Get("message.content")
-	if content.Type == gjson.String {
-		if !rec.Get("isMeta").Bool() {
-			setOnce(&d.titles[3], promptTitle(content.String()))
+	raw := field(rec[cfMessage], "content")
+	if content := value(raw); content.Type == gjson.String {
+		if !rec.get(cfIsMeta).Bool() {
+			setOnce(&d.titles[3], d.keep(promptTitle(content.String())))
 		}
 		return
 	}
-	results := content.Get(`#(type=="tool_result")#`).Array()
+	var results []string
+	eachElement(raw, func(block string) bool {
+		if isType(block, "tool_result") {
+			results = append(results, block)
+		}
+		return true
+	})
 	for _, b := range results {
-		id := b.Get("tool_use_id").String()
+		var f [3]string
+		fields(b, resultFields, f[:])
+		id := value(f[0]).String()
 		c := d.byID[id]
 		if c == nil {
 			d.s.skip(n, "tool_result for unknown tool_use "+strconv.Quote(id))
 			continue
 		}
+		first := d.first[id]
+		sum := d.digest(f[2], f[1])
 		if c.Status != "no-result" {
-			continue // a replayed copy of a result already read
+			// A replayed copy of a result already read, unless it differs.
+			if first.result != sum {
+				d.s.skip(n, fmt.Sprintf("tool_result for %q differs from the one at line %d; skipped", id, first.resultLine))
+			}
+			continue
 		}
-		var extra gjson.Result
+		first.resultLine, first.result = n, sum
+		var extra string
 		if len(results) == 1 {
-			extra = rec.Get("toolUseResult")
+			extra = rec[cfToolUseResult]
 		}
-		d.result(c, b, extra, parseTime(rec.Get("timestamp").String()))
+		d.result(c, &f, extra, parseTime(rec.get(cfTimestamp).String()))
+		if d.done != nil {
+			d.done(c)
+		}
 	}
-	if len(results) == 0 && !rec.Get("isMeta").Bool() {
-		setOnce(&d.titles[3], promptTitle(content.Get(`#(type=="text").text`).String()))
+	if len(results) == 0 && !rec.get(cfIsMeta).Bool() {
+		var text string
+		eachElement(raw, func(block string) bool {
+			if isType(block, "text") {
+				text = value(field(block, "text")).String()
+				return false
+			}
+			return true
+		})
+		setOnce(&d.titles[3], d.keep(promptTitle(text)))
 	}
 }
 
-// result fills in c from its tool_result block b and the record's
-// toolUseResult, which is a string on failure and an object on success.
-func (d *claudeDecoder) result(c *Call, b, extra gjson.Result, when time.Time) {
+// The members of a tool_result block that the decoder reads.
+var resultFields = []string{"tool_use_id", "is_error", "content"}
+
+// The members of a toolUseResult that the decoder reads.
+var extraFields = []string{"interrupted", "returnCodeInterpretation"}
+
+// result fills in c from the members f of its tool_result block and the
+// record's raw toolUseResult, which is a string on failure and an object
+// on success.
+func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Time) {
 	c.Status = ""
 	c.End = when
-	c.IsError = b.Get("is_error").Bool()
-	out := blockText(b.Get("content"))
+	c.IsError = value(f[1]).Bool()
+	out := blockTextRaw(f[2])
 	if m := exitCodeRE.FindStringSubmatch(out); m != nil {
 		if code, err := strconv.Atoi(m[1]); err == nil {
 			c.Exit = &code
 			out = out[len(m[0]):]
 		}
 	}
-	c.Output = abridge(out)
-	if extra.IsObject() {
-		if extra.Get("interrupted").Bool() {
+	c.Output = d.keep(abridge(out))
+	if i := skipSpaceStr(extra, 0); i < len(extra) && extra[i] == '{' {
+		var e [2]string
+		fields(extra, extraFields, e[:])
+		if value(e[0]).Bool() {
 			c.Status = "interrupted"
 		}
-		c.Note = extra.Get("returnCodeInterpretation").String()
+		c.Note = d.keep(value(e[1]).String())
 	}
 }
 
-// finish settles the title. Calls that never got a result keep the status
-// "no-result".
+// finish settles the title and notes unreadable timestamps. Calls that
+// never got a result keep the status "no-result".
 func (d *claudeDecoder) finish() {
+	switch {
+	case d.badTime == 1:
+		d.s.Notes = append(d.s.Notes, fmt.Sprintf("timestamp %q at line %d is not an RFC 3339 date and time; that record has no time",
+			cut(d.badText, 40), d.badLine))
+	case d.badTime > 1:
+		d.s.Notes = append(d.s.Notes, fmt.Sprintf("%d timestamps are not RFC 3339 dates and times, the first %q at line %d; those records have no time",
+			d.badTime, cut(d.badText, 40), d.badLine))
+	}
 	for _, t := range d.titles {
 		if t != "" {
 			d.s.Title = t
 			break
 		}
 	}
+}
+
+// A claudeFirst is where the first tool_use and tool_result of an id were
+// read, with digests of what they hold.
+type claudeFirst struct {
+	useLine, resultLine int
+	use, result         uint64
+}
+
+// digest sums the raw JSON of a record's fields.
+func (d *claudeDecoder) digest(raws ...string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(d.seed)
+	for _, r := range raws {
+		h.WriteString(r)
+		h.WriteByte(0)
+	}
+	return h.Sum64()
 }
 
 // add appends c to the session's calls, numbering it.
@@ -248,12 +455,14 @@ func (s *Session) add(c *Call) {
 	s.Calls = append(s.Calls, c)
 }
 
-func sidechain(rec gjson.Result) string {
-	if !rec.Get("isSidechain").Bool() {
+// sidechain names the subagent that wrote a record; "" for the main
+// conversation.
+func (d *claudeDecoder) sidechain(rec *claudeRecord) string {
+	if !rec.get(cfIsSidechain).Bool() {
 		return ""
 	}
-	if id := rec.Get("agentId").String(); id != "" {
-		return id
+	if id := rec.get(cfAgentID).String(); id != "" {
+		return d.name(id)
 	}
 	return "sidechain"
 }
@@ -276,6 +485,29 @@ func blockText(content gjson.Result) string {
 			b.WriteString("[image]")
 		default:
 			b.WriteString("[" + blk.Get("type").String() + "]")
+		}
+		return true
+	})
+	return b.String()
+}
+
+// blockTextRaw is blockText of a raw content value.
+func blockTextRaw(raw string) string {
+	if i := skipSpaceStr(raw, 0); i == len(raw) || raw[i] != '[' {
+		return value(raw).String()
+	}
+	var b strings.Builder
+	eachElement(raw, func(blk string) bool {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		switch typ := value(field(blk, "type")).String(); typ {
+		case "text":
+			b.WriteString(value(field(blk, "text")).String())
+		case "image":
+			b.WriteString("[image]")
+		default:
+			b.WriteString("[" + typ + "]")
 		}
 		return true
 	})

@@ -40,6 +40,9 @@ func jsonError(data []byte) (msg string, offset int64) {
 	case err == nil:
 		// Valid for encoding/json but not for gjson: content follows the value.
 		return "invalid JSON: extra data after the record", -1
+	case errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth"):
+		// encoding/json blames the character at which it gave up.
+		return "invalid JSON: nested more than 10000 levels deep", se.Offset
 	case errors.As(err, &se):
 		return "invalid JSON: " + strings.TrimPrefix(se.Error(), "json: "), se.Offset
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -21,6 +21,14 @@ type Format struct {
 	// read, together with what was read before; malformed records go to
 	// Session.Skipped.
 	Decode func(r io.Reader, name string) (*Session, error)
+
+	// each, when set, decodes as Decode does and calls done with each call
+	// as soon as the decoder will not change it any more.
+	each func(r io.Reader, name string, done func(*Call)) (*Session, error)
+	// owned says that the strings of the sessions Decode returns share no
+	// memory with its input, so that a session keeps no more than it
+	// holds.
+	owned bool
 }
 
 // HeadSize is the number of leading bytes formats are recognized from.
@@ -44,6 +52,8 @@ var formats = []*Format{
 		Sniff:    `JSON lines whose "type" is user, assistant, summary, file-history-snapshot or another Claude Code record type, with no "payload"`,
 		Match:    matchClaude,
 		Decode:   decodeClaude,
+		each:     decodeClaudeEach,
+		owned:    true,
 	},
 	{
 		Name:     "codex",
@@ -138,6 +148,15 @@ var bom = []byte("\xef\xbb\xbf")
 // is none.
 // Other errors come from reading r and arrive with what was read before.
 func Parse(r io.Reader, name string, f *Format) (*Session, error) {
+	return ParseEach(r, name, f, nil)
+}
+
+// ParseEach is Parse that calls done, when it is not nil, with each call
+// of the session once the decoder is done with it: as soon as its result
+// is read for formats that stream (Claude Code's), at the end for the
+// others. done is called in the goroutine of ParseEach, before it returns
+// the session, once for each call; it may change the call.
+func ParseEach(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
 	br := bufio.NewReaderSize(r, HeadSize)
 	head, err := br.Peek(HeadSize)
 	if len(head) == 0 && err != nil && err != io.EOF {
@@ -159,9 +178,28 @@ func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 			return nil, ErrUnknownFormat
 		}
 	}
+	if done != nil && f.each != nil {
+		s, err := f.each(br, name, func(c *Call) {
+			c.toValidUTF8()
+			done(c)
+		})
+		if s != nil {
+			s.toValidUTF8Fields()
+		}
+		return s, err
+	}
 	s, err := f.Decode(br, name)
-	if s != nil {
-		s.toValidUTF8()
+	if s == nil {
+		return s, err
+	}
+	if !f.owned {
+		s.detach()
+	}
+	s.toValidUTF8()
+	if done != nil {
+		for _, c := range s.Calls {
+			done(c)
+		}
 	}
 	return s, err
 }

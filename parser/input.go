@@ -26,11 +26,11 @@ func setInput(c *Call, in gjson.Result) {
 		return
 	}
 	if cmd := in.Get("command"); cmd.Type == gjson.String && c.Kind == Shell {
-		c.Command = cmd.String()
+		c.Command = validUTF8(cmd.String())
 	}
 	for _, k := range fileKeys {
 		if v := in.Get(k); v.Type == gjson.String && v.String() != "" {
-			c.File = v.String()
+			c.File = validUTF8(v.String())
 			break
 		}
 	}
@@ -44,7 +44,7 @@ func setInput(c *Call, in gjson.Result) {
 			if c.Args == nil {
 				c.Args = make(map[string]string)
 			}
-			c.Args[key] = cut(v.String(), maxArg)
+			c.Args[validUTF8(key)] = cut(validUTF8(v.String()), maxArg)
 		}
 		return true
 	})
@@ -59,15 +59,22 @@ func isFileKey(k string) bool {
 	return false
 }
 
-// abridge bounds an output to MaxOutput bytes, keeping its head and tail.
+// abridge bounds an output to MaxOutput bytes, keeping its head and tail,
+// and makes it valid UTF-8.
 func abridge(s string) string {
 	if len(s) <= MaxOutput {
-		return s
+		return validUTF8(s)
 	}
 	head := validPrefix(s[:MaxOutput/2])
 	tail := validSuffix(s[len(s)-MaxOutput/2:])
 	omitted := len(s) - len(head) - len(tail)
-	return head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail
+	return validUTF8(head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail)
+}
+
+// validUTF8 replaces the bytes of s that are not UTF-8, as transcripts
+// written by a tool that copies raw program output can hold, with U+FFFD.
+func validUTF8(s string) string {
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // abridgeText keeps the first lines of an assistant's text, for context.

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -37,11 +38,15 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 
 func csvCell(s string) string {
 	s = clean(s, 32000)
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) && !negativeRE.MatchString(s) {
 		return "'" + s
 	}
 	return s
 }
+
+// negativeRE matches a negative number, which a spreadsheet reads as a
+// number, not a formula: an exit code of -1, a change of -24.7.
+var negativeRE = regexp.MustCompile(`^-\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$`)
 
 func errorsCSV(w io.Writer, failures []*analyzer.Failure) error {
 	header := []string{"session", "format", "call_id", "msg", "tool", "target", "category", "parser", "message",

@@ -110,9 +110,9 @@ func sessionNames(paths []string) map[string]string {
 	}
 	for _, p := range uniq {
 		if count[filepath.Base(p)] == 1 {
-			names[p] = filepath.Base(p)
+			names[p] = clean(filepath.Base(p), 60)
 		} else {
-			names[p] = p
+			names[p] = clean(p, 60)
 		}
 	}
 	return names
@@ -406,7 +406,7 @@ func lessonsTable(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
 	for _, l := range lessons {
 		var where []string
 		for _, p := range l.Where {
-			where = append(where, fmt.Sprintf("%s:msg %d", filepath.Base(p.Path), p.Msg))
+			where = append(where, fmt.Sprintf("%s:msg %d", clean(filepath.Base(p.Path), 60), p.Msg))
 		}
 		right := l.Right
 		if right == "" {

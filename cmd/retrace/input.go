@@ -11,9 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 	"github.com/klauspost/compress/zstd"
@@ -53,6 +56,25 @@ func (a *rawArg) Decode(ctx *kong.DecodeContext) error {
 	}
 	*a = rawArg(s)
 	return nil
+}
+
+// files writes a count of files: "1 file", "2 empty files".
+func files(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// countOf counts the elements of s that equal v.
+func countOf(s []string, v string) int {
+	n := 0
+	for _, x := range s {
+		if x == v {
+			n++
+		}
+	}
+	return n
 }
 
 func rawStrings(args []rawArg) []string {
@@ -108,6 +130,9 @@ const maxWarnings = 10
 func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	w := &warner{w: env.Stderr, quiet: g.Quiet}
 	paths := rawStrings(in.Paths)
+	if countOf(paths, "-") > 1 {
+		return nil, usageError(`"-" is named twice; standard input can be read only once`)
+	}
 	if len(paths) == 0 {
 		var err error
 		if paths, err = defaultPaths(env, w); err != nil {
@@ -128,14 +153,17 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	prog.finish()
 
 	var reports []*analyzer.SessionReport
-	unknown := 0
+	unknown, empty := 0, 0
 	for i, r := range results {
 		src := sources[i]
 		switch {
 		case errors.Is(r.err, parser.ErrBinary) && !src.explicit:
 			w.warn("%s: skipped: binary file", src.name)
 			continue
-		case (errors.Is(r.err, parser.ErrUnknownFormat) || errors.Is(r.err, parser.ErrEmpty)) && !src.explicit:
+		case errors.Is(r.err, parser.ErrEmpty) && !src.explicit:
+			empty++
+			continue
+		case errors.Is(r.err, parser.ErrUnknownFormat) && !src.explicit:
 			unknown++
 			continue
 		case errors.Is(r.err, parser.ErrBinary):
@@ -160,8 +188,11 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 			reports = append(reports, rep)
 		}
 	}
+	if empty > 0 {
+		w.warn("retrace: skipped %s", files(empty, "empty file"))
+	}
 	if unknown > 0 {
-		w.warn("retrace: skipped %d files of no known transcript format", unknown)
+		w.warn("retrace: skipped %s of no known transcript format", files(unknown, "file"))
 	}
 	if len(reports) == 0 && !w.failed && period.isZero() {
 		w.fail("retrace: no transcripts found in %s", strings.Join(paths, ", "))
@@ -209,16 +240,20 @@ func (w *warner) expand(paths []string, per period) []source {
 			sources = append(sources, source{name: p, explicit: true})
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if li, err := os.Lstat(p); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			root += string(filepath.Separator) // a link to a directory: walk what it points to
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				w.fail("%s", pathError(err))
 				return nil
 			}
 			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
+				if path != root && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir // .git and the like
 				}
-				if path != p && parser.IsOpencodeData(path) {
+				if path != root && parser.IsOpencodeData(path) {
 					sources = append(sources, source{name: path, opencode: true})
 					return filepath.SkipDir
 				}
@@ -294,7 +329,9 @@ func (rd reader) read(src source, stdin io.Reader) result {
 		return result{err: err}
 	}
 	defer closeFn()
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufReaders.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() { br.Reset(nil); bufReaders.Put(br) }()
 	if rd.format == nil && analyzer.IsRecord(firstLine(br)) {
 		if !rd.reduce {
 			return result{err: fmt.Errorf("%s: the JSONL output of retrace pairs or bench; only retrace lessons and retrace bench read it", src.name)}
@@ -302,12 +339,21 @@ func (rd reader) read(src source, stdin io.Reader) result {
 		reports, skipped, err := analyzer.ReadJSONL(br, src.name)
 		return result{reports: reports, skipped: skipped, err: err, modTime: modTime}
 	}
-	s, err := parser.Parse(br, src.name, rd.format)
+	// Each call is redacted and analyzed as soon as the decoder is done
+	// with it, and the outputs no report quotes are let go, so that a
+	// large transcript is never held whole.
+	st := analyzer.NewSessionStream()
+	s, err := parser.ParseEach(br, src.name, rd.format, func(c *parser.Call) {
+		redactCall(rd.red, c)
+		st.Add(c)
+	})
 	if s == nil {
 		return result{err: err}
 	}
 	redactSession(rd.red, s)
-	return result{reports: []*analyzer.SessionReport{analyzer.AnalyzeSession(s)}, err: err, modTime: modTime}
+	rep := st.Report(s)
+	rep.Compact()
+	return result{reports: []*analyzer.SessionReport{rep}, err: err, modTime: modTime}
 }
 
 // readOpencode reads the sessions of an opencode data folder or database.
@@ -315,14 +361,25 @@ func (rd reader) readOpencode(src source) result {
 	sessions, err := parser.ReadOpencodeData(src.name)
 	var res result
 	for _, s := range sessions {
+		for _, c := range s.Calls {
+			redactCall(rd.red, c)
+		}
 		redactSession(rd.red, s)
-		res.reports = append(res.reports, analyzer.AnalyzeSession(s))
+		rep := analyzer.AnalyzeSession(s)
+		rep.Compact()
+		res.reports = append(res.reports, rep)
 	}
 	if err != nil {
 		res.err = fmt.Errorf("%s: %w", src.name, err)
 	}
 	return res
 }
+
+// bufReaders hold the buffers inputs are read through, one per worker at a
+// time rather than one per file: a directory of 10 000 small transcripts
+// would otherwise allocate 10 000 of them. Parse uses a reader of its size
+// as it is.
+var bufReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, parser.HeadSize) }}
 
 // firstLine returns the first line br holds, if it ends within its buffer.
 func firstLine(br *bufio.Reader) []byte {
@@ -333,20 +390,24 @@ func firstLine(br *bufio.Reader) []byte {
 	return nil
 }
 
-// redactSession masks the secrets in every text of s that came from the
-// transcript, before analysis, so that no output can show them. A nil red
-// leaves s as it is.
+// redactSession masks the secrets in the session's own texts, and
+// redactCall those of one call, before analysis, so that no output can
+// show them. A nil red leaves them as they are.
 func redactSession(red *redact.Redactor, s *parser.Session) {
 	if red == nil {
 		return
 	}
 	s.Title, s.Cwd = red.String(s.Title), red.String(s.Cwd)
-	for _, c := range s.Calls {
-		c.Command, c.File, c.Output = red.String(c.Command), red.String(c.File), red.String(c.Output)
-		c.Note, c.Text = red.String(c.Note), red.String(c.Text)
-		for k, v := range c.Args {
-			c.Args[k] = red.String(v)
-		}
+}
+
+func redactCall(red *redact.Redactor, c *parser.Call) {
+	if red == nil {
+		return
+	}
+	c.Command, c.File, c.Output = red.String(c.Command), red.String(c.File), red.String(c.Output)
+	c.Note, c.Text = red.String(c.Note), red.String(c.Text)
+	for k, v := range c.Args {
+		c.Args[k] = red.String(v)
 	}
 }
 
@@ -359,17 +420,31 @@ func decompress(r io.Reader, name string) (io.Reader, func(), error) {
 	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", name, err)
+			return nil, nil, fmt.Errorf("%s: corrupt gzip data: %v", name, err)
 		}
-		return zr, func() {}, nil
+		return corruptReader{zr, "gzip"}, func() {}, nil
 	case bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", name, err)
+			return nil, nil, fmt.Errorf("%s: corrupt zstd data: %v", name, err)
 		}
-		return zr, zr.Close, nil
+		return corruptReader{zr, "zstd"}, zr.Close, nil
 	}
 	return br, func() {}, nil
+}
+
+// A corruptReader says that an error reading compressed data is the data's.
+type corruptReader struct {
+	r    io.Reader
+	kind string // "gzip", "zstd"
+}
+
+func (c corruptReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("corrupt %s data: %w", c.kind, err)
+	}
+	return n, err
 }
 
 // pathError words a file system error the way ls and cat do:
@@ -401,7 +476,7 @@ type warner struct {
 func (w *warner) warn(format string, args ...any) {
 	if !w.quiet {
 		w.mu.Lock()
-		fmt.Fprintf(w.w, format+"\n", args...)
+		fmt.Fprintln(w.w, visible(fmt.Sprintf(format, args...)))
 		w.mu.Unlock()
 	}
 }
@@ -411,7 +486,28 @@ func (w *warner) fail(format string, args ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.failed = true
-	fmt.Fprintf(w.w, format+"\n", args...)
+	fmt.Fprintln(w.w, visible(fmt.Sprintf(format, args...)))
+}
+
+// visible escapes what in a message could act on a terminal, as Go quotes
+// strings: control characters and bytes that are not UTF-8, which file
+// names may hold, become \x1b, \xff and the like.
+func visible(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t' || !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // A usageError is a mistake in how retrace was called.

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/alecthomas/kong"
@@ -36,6 +40,15 @@ func TestScript(t *testing.T) {
 			e.Setenv("TESTDATA", testdata)
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "unreadable":
+				// [unreadable]: a file of mode 000 cannot be read here;
+				// false for root, who reads any file.
+				return modesStopReads(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// zstd IN OUT compresses a file, for machines without the tool.
 			"zstd": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -46,6 +59,44 @@ func TestScript(t *testing.T) {
 				ts.Check(err)
 				data := enc.EncodeAll([]byte(ts.ReadFile(args[0])), nil)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
+			},
+			// fill IN OUT [MARKER N TEXT]... writes IN to OUT with each
+			// MARKER replaced by N copies of TEXT, read as the body of a
+			// Go string literal (\x1b, \x00, \xff): inputs too big, too
+			// deep or too binary to keep in a script are made on the spot.
+			"fill": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || (len(args)-2)%3 != 0 {
+					ts.Fatalf("usage: fill IN OUT [MARKER N TEXT]...")
+				}
+				var pairs []string
+				for i := 2; i < len(args); i += 3 {
+					n, err := strconv.Atoi(args[i+1])
+					ts.Check(err)
+					text, err := strconv.Unquote(`"` + args[i+2] + `"`)
+					ts.Check(err)
+					pairs = append(pairs, args[i], strings.Repeat(text, n))
+				}
+				f, err := os.Create(ts.MkAbs(args[1]))
+				ts.Check(err)
+				w := bufio.NewWriter(f)
+				_, err = strings.NewReplacer(pairs...).WriteString(w, ts.ReadFile(args[0]))
+				ts.Check(errors.Join(err, w.Flush(), f.Close()))
+			},
+			// copies N FILE DIR writes N copies of FILE into DIR, named
+			// 00000-FILE, 00001-FILE and so on.
+			"copies": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: copies N FILE DIR")
+				}
+				n, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				data := []byte(ts.ReadFile(args[1]))
+				dir := ts.MkAbs(args[2])
+				ts.Check(os.MkdirAll(dir, 0o755))
+				for i := range n {
+					name := fmt.Sprintf("%05d-%s", i, filepath.Base(args[1]))
+					ts.Check(os.WriteFile(filepath.Join(dir, name), data, 0o644))
+				}
 			},
 			// exits N cmd args... runs cmd and checks its exit status is N.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -71,6 +122,26 @@ func TestScript(t *testing.T) {
 		},
 	})
 }
+
+// modesStopReads reports whether a file of mode 000 cannot be opened, as
+// for every user but root.
+var modesStopReads = sync.OnceValue(func() bool {
+	dir, err := os.MkdirTemp("", "retrace-modes")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "locked")
+	if err := os.WriteFile(path, nil, 0o000); err != nil {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	f.Close()
+	return false
+})
 
 // TestGrammar catches mistakes in the kong grammar that would otherwise
 // show only when retrace runs: missing variables, bad enum defaults.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -18,20 +18,12 @@ type reportCmd struct {
 
 // Run writes the post-mortem of the transcripts.
 func (c *reportCmd) Run(g *Globals, env *Env) error {
-	if c.Output != "" {
-		out, err := filepath.Abs(c.Output)
-		if err != nil {
-			return err
-		}
-		for _, p := range rawStrings(c.Paths) {
-			if in, err := filepath.Abs(p); err == nil && in == out {
-				return usageError(fmt.Sprintf("-o %s would overwrite an input", c.Output))
-			}
-		}
-	}
 	rep, loadErr := c.load(g, env)
 	if rep == nil {
 		return loadErr
+	}
+	if err := c.refuseOverwrite(rep); err != nil {
+		return err
 	}
 	w := env.Stdout
 	var file *os.File
@@ -54,4 +46,22 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 		return err
 	}
 	return loadErr
+}
+
+// refuseOverwrite returns a usage error when the -o file is one of the
+// transcripts read: found in a directory, or named through a link.
+func (c *reportCmd) refuseOverwrite(rep *analyzer.Report) error {
+	if c.Output == "" {
+		return nil
+	}
+	out, err := os.Stat(c.Output)
+	if err != nil {
+		return nil // a new file
+	}
+	for _, s := range rep.Sessions {
+		if in, err := os.Stat(s.Session.Path); err == nil && os.SameFile(in, out) {
+			return usageError(fmt.Sprintf("-o %s would overwrite an input", c.Output))
+		}
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ const claudeVersion = "2.0.76"
 
 // WriteClaude writes s as a Claude Code session log (JSONL).
 func WriteClaude(w io.Writer, s *Session) error {
-	cw := &claudeWriter{w: w, s: s, ids: ids{seed: s.ID}, clock: clock{s.Start}}
+	cw := &claudeWriter{w: w, s: s, ids: ids{seed: s.seed()}, clock: clock{s.Start}}
 	snap := cw.ids.uuid()
 	cw.line(obj{
 		{"type", "file-history-snapshot"},
@@ -70,7 +70,14 @@ func (cw *claudeWriter) envelope(typ string) (obj, string) {
 func (cw *claudeWriter) step(st *Step) {
 	if st.Prompt != "" {
 		o, id := cw.envelope("user")
-		o = append(o, KV{"message", obj{{"role", "user"}, {"content", st.Prompt}}},
+		var content any = st.Prompt
+		if st.Image != "" {
+			content = []obj{
+				{{"type", "image"}, {"source", obj{{"type", "base64"}, {"media_type", "image/png"}, {"data", st.Image}}}},
+				{{"type", "text"}, {"text", st.Prompt}},
+			}
+		}
+		o = append(o, KV{"message", obj{{"role", "user"}, {"content", content}}},
 			KV{"uuid", id}, KV{"timestamp", stamp(cw.clock.add(5 * time.Second))})
 		cw.line(o)
 		return
@@ -94,6 +101,11 @@ func (cw *claudeWriter) step(st *Step) {
 			}},
 			KV{"requestId", reqID}, KV{"uuid", id}, KV{"timestamp", stamp(at)})
 		cw.line(o)
+	}
+	if st.Thinking != "" {
+		// The signature is as long as the reasoning, as in real records.
+		sig := cw.ids.next(base62, max(len(st.Thinking)/2, 64))
+		assistant(obj{{"type", "thinking"}, {"thinking", st.Thinking}, {"signature", sig}}, 1, start.Add(-1500*time.Millisecond))
 	}
 	if st.Text != "" {
 		assistant(obj{{"type", "text"}, {"text", st.Text}}, 1, start.Add(-800*time.Millisecond))
@@ -152,7 +164,11 @@ func claudeResult(st *Step) (content string, isError bool, result any) {
 			return "<tool_use_error>" + msg + "</tool_use_error>", true, "Error: " + msg
 		}
 		text := fmt.Sprintf("The file %s has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n%s", path, st.Output)
-		return text, false, obj{{"filePath", path}, {"oldString", st.input("old_string")}, {"newString", st.input("new_string")}, {"userModified", false}, {"replaceAll", false}}
+		result := obj{{"filePath", path}, {"oldString", st.input("old_string")}, {"newString", st.input("new_string")}}
+		if st.Original != "" {
+			result = append(result, KV{"originalFile", st.Original}, KV{"structuredPatch", claudePatch(st)})
+		}
+		return text, false, append(result, KV{"userModified", false}, KV{"replaceAll", false})
 	case "write":
 		return "File created successfully at: " + path, false, obj{{"type", "create"}, {"filePath", path}, {"content", st.input("content")}, {"structuredPatch", []any{}}}
 	case "grep":
@@ -171,3 +187,25 @@ func claudeResult(st *Step) (content string, isError bool, result any) {
 // stamp formats t as Claude Code and Codex do: ISO 8601 in UTC with
 // milliseconds.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// claudePatch returns the structuredPatch Claude Code records for an edit:
+// one hunk that removes the old lines and adds the new.
+func claudePatch(st *Step) []obj {
+	old, new := st.inputString("old_string"), st.inputString("new_string")
+	start := 1
+	if i := strings.Index(st.Original, old); i >= 0 {
+		start = strings.Count(st.Original[:i], "\n") + 1
+	}
+	var lines []string
+	for l := range strings.Lines(old) {
+		lines = append(lines, "-"+strings.TrimSuffix(l, "\n"))
+	}
+	for l := range strings.Lines(new) {
+		lines = append(lines, "+"+strings.TrimSuffix(l, "\n"))
+	}
+	return []obj{{
+		{"oldStart", start}, {"oldLines", strings.Count(old, "\n") + 1},
+		{"newStart", start}, {"newLines", strings.Count(new, "\n") + 1},
+		{"lines", lines},
+	}}
+}

@@ -22,7 +22,7 @@ const codexModel = "gpt-5.2-codex"
 // Codex has no tools for them; edits and writes are apply_patch calls; the
 // todo list is update_plan.
 func WriteCodex(w io.Writer, s *Session) error {
-	cw := &codexWriter{w: w, s: s, ids: ids{seed: s.ID}, clock: clock{s.Start}}
+	cw := &codexWriter{w: w, s: s, ids: ids{seed: s.seed()}, clock: clock{s.Start}}
 	cw.record(s.Start, "session_meta", obj{
 		{"id", s.ID},
 		{"timestamp", stamp(s.Start)},

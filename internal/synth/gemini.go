@@ -32,7 +32,7 @@ const geminiModel = "gemini-3-pro-preview"
 // indented by two spaces, with no final newline. Shell output uses the
 // layout of early 2026, which prints "Exit Code:" only when it is not zero.
 func WriteGemini(w io.Writer, s *Session) error {
-	gw := &geminiWriter{s: s, ids: ids{seed: s.ID}, clock: clock{s.Start}, pgid: 41200}
+	gw := &geminiWriter{s: s, ids: ids{seed: s.seed()}, clock: clock{s.Start}, pgid: 41200}
 	var messages []obj
 	for i := range s.Steps {
 		st := &s.Steps[i]

@@ -23,7 +23,7 @@ const opencodeVersion = "1.1.53"
 // WriteOpencode writes s as `opencode export` does: one JSON object,
 // indented by two spaces, then a newline.
 func WriteOpencode(w io.Writer, s *Session) error {
-	ow := &opencodeWriter{s: s, ids: ids{seed: s.ID}, clock: clock{s.Start}}
+	ow := &opencodeWriter{s: s, ids: ids{seed: s.seed()}, clock: clock{s.Start}}
 	ow.sessionID = ow.id("ses", s.Start)
 	var messages []obj
 	userID := ""

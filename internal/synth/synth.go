@@ -20,20 +20,41 @@ type Session struct {
 	Model string
 	Start time.Time
 	Steps []Step
+	// Seed seeds the identifiers the writers derive (message and call
+	// ids); empty means ID. Parts of one session written one after the
+	// other need seeds of their own, so that their ids differ.
+	Seed string
+}
+
+// seed returns what the session's derived identifiers are drawn from.
+func (s *Session) seed() string {
+	if s.Seed != "" {
+		return s.Seed
+	}
+	return s.ID
 }
 
 // A Step is a user prompt, or an assistant turn that makes one tool call.
 type Step struct {
-	Prompt string // a user message; when set, the other fields are unused
+	Prompt string // a user message; when set, the other fields but Image are unused
+	// Image is a picture pasted with the prompt, base64-encoded; Claude
+	// Code records it as an image block. Other writers leave it out.
+	Image string
 
-	Text  string // assistant text before the call
-	Tool  string // canonical tool: bash, read, edit, write, grep, todo
-	Input []KV   // canonical input: command, description, file_path, old_string, new_string, content, pattern, path, todos
+	Text string // assistant text before the call
+	// Thinking is the assistant's reasoning before the call, which Claude
+	// Code records as a thinking block; other writers leave it out.
+	Thinking string
+	Tool     string // canonical tool: bash, read, edit, write, grep, todo
+	Input    []KV   // canonical input: command, description, file_path, old_string, new_string, content, pattern, path, todos
 	// Output is what the tool printed. For read it is the file's text,
 	// which each format numbers its own way.
 	Output string
-	Exit   int  // bash exit status
-	Error  bool // a tool error, for tools other than bash
+	// Original is the text of an edited file before the edit, which
+	// Claude Code records with the result; other writers leave it out.
+	Original string
+	Exit     int  // bash exit status
+	Error    bool // a tool error, for tools other than bash
 	// NoMatch marks a search that found nothing, which some agents record
 	// specially.
 	NoMatch bool

@@ -1,0 +1,34 @@
+package analyzer
+
+import "github.com/retrace-dev/retrace/parser"
+
+// Compact lets go of what no report reads once a session is analyzed, so
+// that the reports of many sessions, held together until they are
+// rendered, take little memory: the output of every call (a failure keeps
+// its excerpt), and the arguments, text and note of each call that is
+// neither a failure nor in a failure chain (the calls of a chain keep the
+// text that `show` and `report` quote). Every report prints the same after
+// it. The session's calls are changed.
+func (r *SessionReport) Compact() {
+	keep := make(map[*parser.Call]bool, len(r.Failures))
+	for _, f := range r.Failures {
+		keep[f.call] = true
+	}
+	for _, ch := range r.Chains {
+		for _, f := range ch.failures {
+			keep[f.call] = true
+		}
+		for _, c := range ch.between {
+			keep[c] = true
+		}
+		if ch.fix != nil {
+			keep[ch.fix] = true
+		}
+	}
+	for _, c := range r.Session.Calls {
+		c.Output = ""
+		if !keep[c] {
+			c.Args, c.Text, c.Note = nil, "", ""
+		}
+	}
+}

@@ -1,0 +1,578 @@
+package analyzer
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Most outputs hold none of the failure signatures, and a regular
+// expression with no literal prefix (every `(?m)^…` one) costs tens of
+// nanoseconds per byte to rule out. A pre is a regular expression with a
+// cheap test in front: it knows a few literal strings, its needles, one of
+// which every match holds, and a text holding none of them is not matched
+// at all. The needles are found in the expression's syntax, so they cannot
+// drift from it.
+//
+// When no match can span a newline before its needle, a match starts at or
+// after the start of the line that holds the first needle in the text, and
+// the expression is run from there: `(?m)^.*(?:A|B).*$` reads one line
+// instead of the whole output.
+
+// A pre is a compiled regular expression with a literal pre-filter. Its
+// methods return what the same methods of its Regexp return; the ones it
+// does not redefine run the expression on the whole text. It is safe for
+// concurrent use.
+type pre struct {
+	*regexp.Regexp
+	needles []string // every match holds one; nil when the expression has no useful ones
+	fold    bool     // needles are in lower case and match in any case
+	seek    bool     // matches start at or after the line of the first needle
+}
+
+// prefilters lists every pre made, for the tests that check them against
+// their expressions.
+var prefilters []*pre
+
+// minNeedle is the length below which needles rule out too little to be
+// worth a search.
+const minNeedle = 3
+
+// maxNeedles bounds the needles searched for one expression.
+const maxNeedles = 12
+
+// mustPre compiles expr, as regexp.MustCompile does, with its pre-filter.
+func mustPre(expr string) *pre { return mustPreN(expr, minNeedle) }
+
+// mustPreN is mustPre with needles of min bytes or more: for expressions
+// run on lines, where searching for even one byte costs less than the
+// expression.
+func mustPreN(expr string, min int) *pre {
+	p := &pre{Regexp: regexp.MustCompile(expr)}
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic(err) // MustCompile accepted it
+	}
+	re = re.Simplify()
+	// Past four bytes a needle rules out nearly every text, and each more
+	// needle is one more search. (On lines too: preferring one short
+	// needle to several of four bytes made benchmark reading slower.)
+	const long = 4
+	if l, ok := literals(re, long); ok && len(l.set) <= maxNeedles && minLen(l.set) >= min {
+		p.needles, p.fold = reduce(l.set), l.fold
+		p.seek = l.local && !hasOp(re, syntax.OpBeginText)
+	}
+	prefilters = append(prefilters, p)
+	return p
+}
+
+// reduce drops the needles that hold another: where they are, it is.
+func reduce(set []string) []string {
+	var out []string
+	for _, s := range set {
+		if !slices.ContainsFunc(set, func(t string) bool { return t != s && strings.Contains(s, t) }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// A lits is what the syntax of an expression says of its matches.
+type lits struct {
+	set   []string // every match holds one of these
+	fold  bool     // set is in lower case, to be found in any case
+	local bool     // no newline comes between a match's start and its needle
+}
+
+// literals returns the needles of re: literal strings one of which every
+// match of re holds; ok is false when it finds none.
+// Needles of long bytes or more count as long enough: past that, fewer
+// needles are better.
+func literals(re *syntax.Regexp, long int) (l lits, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		s := string(re.Rune)
+		if re.Flags&syntax.FoldCase != 0 && strings.ToLower(s) != strings.ToUpper(s) {
+			if !isASCII(s) {
+				return lits{}, false // non-ASCII letters fold in ways the search does not follow
+			}
+			return lits{set: []string{strings.ToLower(s)}, fold: true, local: true}, true
+		}
+		return lits{set: []string{s}, local: true}, true
+	case syntax.OpCharClass:
+		// A few runes, as an alternation of them becomes: each is a
+		// needle.
+		var set []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1]-re.Rune[i] >= maxNeedles {
+				return lits{}, false
+			}
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				set = append(set, string(r))
+			}
+		}
+		if len(set) == 0 || len(set) > maxNeedles {
+			return lits{}, false
+		}
+		return lits{set: set, local: true}, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return literals(re.Sub[0], long)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return literals(re.Sub[0], long)
+		}
+	case syntax.OpAlternate:
+		out := lits{local: true}
+		for _, sub := range re.Sub {
+			l, ok := literals(sub, long)
+			if !ok {
+				return lits{}, false
+			}
+			out.set = append(out.set, l.set...)
+			out.fold = out.fold || l.fold
+			out.local = out.local && l.local
+		}
+		if out.fold {
+			for i, s := range out.set {
+				if !isASCII(s) && strings.ToLower(s) != s {
+					return lits{}, false // lowered, it would not be found as it is
+				}
+				out.set[i] = strings.ToLower(s) // found exactly, found in any case
+			}
+		}
+		slices.Sort(out.set)
+		out.set = slices.Compact(out.set)
+		return out, true
+	case syntax.OpConcat:
+		best, bestOK := lits{}, false
+		consider := func(l lits) {
+			if !bestOK || better(l, best, long) {
+				best, bestOK = l, true
+			}
+		}
+		nl := false // a child before this one may match a newline
+		for i, sub := range re.Sub {
+			if l, ok := literals(sub, long); ok {
+				l.local = l.local && !nl
+				consider(l)
+			}
+			// A run of children that each match one of a few
+			// strings matches one of their concatenations: longer
+			// needles, as "Server " for `[Ss]erver `.
+			run, ok := exact(sub, long)
+			for j := i + 1; ok && j < len(re.Sub); j++ {
+				next, ok2 := exact(re.Sub[j], long)
+				if !ok2 || len(run)*len(next) > maxNeedles {
+					break
+				}
+				run = cross(run, next)
+				if !slices.Contains(run, "") {
+					consider(lits{set: run, local: !nl})
+				}
+			}
+			nl = nl || canNewline(sub)
+		}
+		return best, bestOK
+	}
+	return lits{}, false
+}
+
+// exact returns every string a match of re can be, when they are few:
+// re matches one of them and nothing else (assertions match ""). ok is
+// false otherwise.
+func exact(re *syntax.Regexp, long int) (set []string, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 {
+			return []string{string(re.Rune)}, true
+		}
+		// Each rune stands for its case-folding orbit: "k" for k, K
+		// and the Kelvin sign.
+		set = []string{""}
+		for _, r := range re.Rune {
+			var orbit []string
+			for f := unicode.SimpleFold(r); ; f = unicode.SimpleFold(f) {
+				orbit = append(orbit, string(f))
+				if f == r {
+					break
+				}
+			}
+			if len(set)*len(orbit) > maxNeedles {
+				return nil, false
+			}
+			set = cross(set, orbit)
+		}
+		return set, true
+	case syntax.OpCharClass:
+		if l, ok := literals(re, long); ok {
+			return l.set, true
+		}
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []string{""}, true
+	case syntax.OpCapture:
+		return exact(re.Sub[0], long)
+	case syntax.OpQuest:
+		if sub, ok := exact(re.Sub[0], long); ok && len(sub) < maxNeedles {
+			return append([]string{""}, sub...), true
+		}
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			x, ok := exact(sub, long)
+			if !ok || len(set)+len(x) > maxNeedles {
+				return nil, false
+			}
+			set = append(set, x...)
+		}
+		return set, true
+	case syntax.OpConcat:
+		set = []string{""}
+		for _, sub := range re.Sub {
+			x, ok := exact(sub, long)
+			if !ok || len(set)*len(x) > maxNeedles {
+				return nil, false
+			}
+			set = cross(set, x)
+		}
+		return set, true
+	}
+	return nil, false
+}
+
+// cross returns every string of a followed by every string of b.
+func cross(a, b []string) []string {
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// better reports whether needles a rule out more than b: longer ones up
+// to long bytes, then fewer, then longer, then ones the expression can be
+// sought from.
+func better(a, b lits, long int) bool {
+	if la, lb := min(minLen(a.set), long), min(minLen(b.set), long); la != lb {
+		return la > lb
+	}
+	if len(a.set) != len(b.set) {
+		return len(a.set) < len(b.set)
+	}
+	if la, lb := minLen(a.set), minLen(b.set); la != lb {
+		return la > lb
+	}
+	return a.local && !b.local
+}
+
+func minLen(set []string) int {
+	n := -1
+	for _, s := range set {
+		if n < 0 || len(s) < n {
+			n = len(s)
+		}
+	}
+	return max(n, 0)
+}
+
+// canNewline reports whether a match of re may hold a newline.
+func canNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+		return false
+	case syntax.OpAnyChar:
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, canNewline)
+}
+
+// hasOp reports whether op appears anywhere in re.
+func hasOp(re *syntax.Regexp, op syntax.Op) bool {
+	if re.Op == op {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, func(sub *syntax.Regexp) bool { return hasOp(sub, op) })
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// from returns the offset in s at which to run the expression, and false
+// when s holds no needle and cannot match.
+func (p *pre) from(s string) (int, bool) {
+	if p.needles == nil {
+		return 0, true
+	}
+	first := -1
+	for _, n := range p.needles {
+		// Only an occurrence before the first one found so far matters.
+		end := len(s)
+		if first >= 0 {
+			end = min(len(s), first+len(n)-1)
+		}
+		var i int
+		if p.fold {
+			i = indexFold(s[:end], n)
+		} else {
+			i = strings.Index(s[:end], n)
+		}
+		if i >= 0 {
+			first = i
+		}
+	}
+	if first < 0 {
+		if p.fold && foldsToASCII(s, p.needles) {
+			return 0, true
+		}
+		return 0, false
+	}
+	if !p.seek {
+		return 0, true
+	}
+	return strings.LastIndexByte(s[:first], '\n') + 1, true
+}
+
+// indexFold returns the index of the first occurrence of needle, which is
+// in lower-case ASCII, in s, in any ASCII case; or -1.
+func indexFold(s, needle string) int {
+	if len(needle) == 0 {
+		return 0
+	}
+	if len(needle) > len(s) {
+		return -1
+	}
+	// Look for the needle's rarest byte, in both cases, and compare
+	// around each occurrence. next[x] is the position of the next
+	// occurrence of case x at or after i, -1 when there is none and -2
+	// before the first search.
+	k := rarest(needle)
+	c := [2]byte{needle[k], needle[k]}
+	if 'a' <= c[0] && c[0] <= 'z' {
+		c[1] = c[0] - 'a' + 'A'
+	}
+	last := len(s) - len(needle) + k // the last place the rare byte can be
+	next := [2]int{-2, -2}
+	if c[0] == c[1] {
+		next[1] = -1
+	}
+	for i := k; i <= last; {
+		at := -1
+		for x := range c {
+			if next[x] != -1 && next[x] < i {
+				next[x] = strings.IndexByte(s[i:last+1], c[x])
+				if next[x] >= 0 {
+					next[x] += i
+				}
+			}
+			if next[x] >= 0 && (at < 0 || next[x] < at) {
+				at = next[x]
+			}
+		}
+		if at < 0 {
+			return -1
+		}
+		if start := at - k; equalFoldASCII(s[start:start+len(needle)], needle) {
+			return start
+		}
+		i = at + 1
+	}
+	return -1
+}
+
+// equalFoldASCII reports whether s equals lower, which is in lower case,
+// in any ASCII case.
+func equalFoldASCII(s, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// letterRank orders the lower-case letters from the most frequent in
+// English and code to the rarest.
+const letterRank = "etaoinsrlcdhupmfgywbvkxjqz"
+
+// rarest returns the index of the byte of needle least likely to occur in
+// text: punctuation before rare letters before common ones.
+func rarest(needle string) int {
+	best, bestRank := 0, -1
+	for i := 0; i < len(needle); i++ {
+		c := needle[i]
+		rank := 0
+		switch {
+		case c == ' ':
+			rank = 0
+		case 'a' <= c && c <= 'z':
+			rank = 1 + strings.IndexByte(letterRank, c)
+		case '0' <= c && c <= '9':
+			rank = 10
+		default:
+			rank = 40 // punctuation
+		}
+		if rank > bestRank {
+			best, bestRank = i, rank
+		}
+	}
+	return best
+}
+
+// foldsToASCII reports whether s holds a rune that regexp's case folding
+// takes for an ASCII letter of the needles: the Kelvin sign for k, the long
+// s for s. The needles' search, which folds ASCII only, would miss it.
+func foldsToASCII(s string, needles []string) bool {
+	for _, n := range needles {
+		if strings.IndexByte(n, 'k') >= 0 && strings.Contains(s, "\u212a") ||
+			strings.IndexByte(n, 's') >= 0 && strings.Contains(s, "\u017f") {
+			return true
+		}
+	}
+	return false
+}
+
+// MatchString is regexp.MatchString, skipping texts with no needle.
+func (p *pre) MatchString(s string) bool {
+	i, ok := p.from(s)
+	return ok && p.Regexp.MatchString(s[i:])
+}
+
+// FindString is regexp.FindString, skipping texts with no needle.
+func (p *pre) FindString(s string) string {
+	i, ok := p.from(s)
+	if !ok {
+		return ""
+	}
+	return p.Regexp.FindString(s[i:])
+}
+
+// FindStringIndex is regexp.FindStringIndex, skipping texts with no
+// needle.
+func (p *pre) FindStringIndex(s string) []int {
+	i, ok := p.from(s)
+	if !ok {
+		return nil
+	}
+	return shift(p.Regexp.FindStringIndex(s[i:]), i)
+}
+
+// FindStringSubmatch is regexp.FindStringSubmatch, skipping texts with no
+// needle.
+func (p *pre) FindStringSubmatch(s string) []string {
+	i, ok := p.from(s)
+	if !ok {
+		return nil
+	}
+	return p.Regexp.FindStringSubmatch(s[i:])
+}
+
+// FindStringSubmatchIndex is regexp.FindStringSubmatchIndex, skipping
+// texts with no needle.
+func (p *pre) FindStringSubmatchIndex(s string) []int {
+	i, ok := p.from(s)
+	if !ok {
+		return nil
+	}
+	return shift(p.Regexp.FindStringSubmatchIndex(s[i:]), i)
+}
+
+// FindAllStringIndex is regexp.FindAllStringIndex, skipping texts with no
+// needle.
+func (p *pre) FindAllStringIndex(s string, n int) [][]int {
+	i, ok := p.from(s)
+	if !ok {
+		return nil
+	}
+	all := p.Regexp.FindAllStringIndex(s[i:], n)
+	for _, m := range all {
+		shift(m, i)
+	}
+	return all
+}
+
+// FindAllStringSubmatch is regexp.FindAllStringSubmatch, skipping texts
+// with no needle.
+func (p *pre) FindAllStringSubmatch(s string, n int) [][]string {
+	i, ok := p.from(s)
+	if !ok {
+		return nil
+	}
+	return p.Regexp.FindAllStringSubmatch(s[i:], n)
+}
+
+// FindAllStringSubmatchIndex is regexp.FindAllStringSubmatchIndex,
+// skipping texts with no needle.
+func (p *pre) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	i, ok := p.from(s)
+	if !ok {
+		return nil
+	}
+	all := p.Regexp.FindAllStringSubmatchIndex(s[i:], n)
+	for _, m := range all {
+		shift(m, i)
+	}
+	return all
+}
+
+// shift adds off to the indexes of a match, leaving -1 (an unmatched
+// group) as it is.
+func shift(m []int, off int) []int {
+	if off == 0 {
+		return m
+	}
+	for k, v := range m {
+		if v >= 0 {
+			m[k] = v + off
+		}
+	}
+	return m
+}
+
+// anyOf is a set of expressions that matches a text when one of them
+// does: an alternation whose branches are pre-filtered one by one.
+type anyOf []*pre
+
+// mustAnyOf compiles each expression for lines (see mustPreN).
+func mustAnyOf(exprs ...string) anyOf {
+	a := make(anyOf, len(exprs))
+	for i, e := range exprs {
+		a[i] = mustPreN(e, 1)
+	}
+	return a
+}
+
+// MatchString reports whether one of the expressions matches s.
+func (a anyOf) MatchString(s string) bool {
+	for _, p := range a {
+		if p.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// mustPreN1 is mustPreN(expr, 1): for the expressions benchmark readers
+// run on each line of an output.
+func mustPreN1(expr string) *pre { return mustPreN(expr, 1) }

@@ -1,0 +1,100 @@
+package analyzer_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/synth"
+	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/report"
+)
+
+// streamSamples returns transcripts to analyze both ways: every sample of
+// ../testdata and a few generated sessions in each format synth writes.
+func streamSamples(t *testing.T) map[string][]byte {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*"))
+	out := map[string][]byte{}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".golden") || strings.HasSuffix(f, ".txtar") {
+			continue
+		}
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	for _, sf := range synth.Formats {
+		files, err := synth.Transcripts(sf.Name, 5, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, d := range files {
+			out[sf.Name+"/"+string(rune('a'+i))] = d
+		}
+	}
+	return out
+}
+
+// render writes every report of rep, in every format.
+func render(t *testing.T, rep *analyzer.Report) string {
+	var b bytes.Buffer
+	var failures []*analyzer.Failure
+	var chains []*analyzer.Chain
+	var bench []*analyzer.Bench
+	for _, s := range rep.Sessions {
+		failures = append(failures, s.Failures...)
+		chains = append(chains, s.Chains...)
+		bench = append(bench, s.Benchmarks...)
+	}
+	for _, format := range append(report.Formats(), "markdown", "html") {
+		o := report.Options{Format: format}
+		for _, write := range []func() error{
+			func() error { return report.Summary(&b, o, rep) },
+			func() error { return report.Errors(&b, o, failures) },
+			func() error { return report.Pairs(&b, o, chains) },
+			func() error { return report.Bench(&b, o, bench) },
+			func() error { return report.Timelines(&b, o, analyzer.Timelines(rep.Sessions)) },
+			func() error { return report.Lessons(&b, o, rep.Lessons) },
+			func() error { return report.Show(&b, o, chains) },
+			func() error { return report.PostMortem(&b, o, rep) },
+		} {
+			_ = write() // not every report takes every format
+		}
+	}
+	return b.String()
+}
+
+// TestStream checks that a session analyzed call by call as the parser
+// finishes them (parser.ParseEach and a SessionStream, which let the
+// outputs go), then compacted, gives every report byte for byte as
+// AnalyzeSession on the whole session does.
+func TestStream(t *testing.T) {
+	for name, data := range streamSamples(t) {
+		s, err := parser.Parse(bytes.NewReader(data), name, nil)
+		if s == nil {
+			continue
+		}
+		_ = err
+		whole := analyzer.Combine([]*analyzer.SessionReport{analyzer.AnalyzeSession(s)})
+
+		st := analyzer.NewSessionStream()
+		s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
+		sr := st.Report(s2)
+		sr.Compact()
+		streamed := analyzer.Combine([]*analyzer.SessionReport{sr})
+
+		if diff := cmp.Diff(render(t, whole), render(t, streamed)); diff != "" {
+			t.Errorf("%s: the streamed and compacted analysis reports otherwise (-whole +streamed):\n%s", name, diff)
+		}
+	}
+}

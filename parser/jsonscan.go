@@ -1,0 +1,575 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// This file reads JSON records faster than gjson does where transcripts
+// spend their bytes: in long strings (outputs, file contents, images).
+// validJSON accepts what gjson.ValidBytes accepts, and checks strings eight
+// bytes at a time; field and eachElement walk a record that is known to
+// be valid, skipping strings with a vectorized search for their closing
+// quote. What they find is handed to gjson (gjson.Parse of the raw value),
+// so that values read exactly as gjson.Get would give them.
+
+// validJSON reports whether data is a valid JSON value, surrounded by
+// white space or not: the answer of gjson.ValidBytes, which transcripts'
+// decoders must give on every record (the style guide's rule 5).
+func validJSON(data []byte) bool {
+	i := skipSpace(data, 0)
+	if i == len(data) {
+		return false
+	}
+	i, ok := validValue(data, i)
+	if !ok {
+		return false
+	}
+	return skipSpace(data, i) == len(data)
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// validValue validates the value that starts at data[i] and returns the
+// index after it.
+func validValue(data []byte, i int) (int, bool) {
+	switch data[i] {
+	case '{':
+		return validObject(data, i+1)
+	case '[':
+		return validArray(data, i+1)
+	case '"':
+		return validString(data, i+1)
+	case 't':
+		return validWord(data, i, "true")
+	case 'f':
+		return validWord(data, i, "false")
+	case 'n':
+		return validWord(data, i, "null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return validNumber(data, i)
+	}
+	return i, false
+}
+
+func validWord(data []byte, i int, word string) (int, bool) {
+	if len(data)-i >= len(word) && string(data[i:i+len(word)]) == word {
+		return i + len(word), true
+	}
+	return i, false
+}
+
+func validObject(data []byte, i int) (int, bool) {
+	i = skipSpace(data, i)
+	if i < len(data) && data[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i == len(data) || data[i] != '"' {
+			return i, false
+		}
+		var ok bool
+		if i, ok = validString(data, i+1); !ok {
+			return i, false
+		}
+		i = skipSpace(data, i)
+		if i == len(data) || data[i] != ':' {
+			return i, false
+		}
+		i = skipSpace(data, i+1)
+		if i == len(data) {
+			return i, false
+		}
+		if i, ok = validValue(data, i); !ok {
+			return i, false
+		}
+		i = skipSpace(data, i)
+		if i == len(data) {
+			return i, false
+		}
+		switch data[i] {
+		case '}':
+			return i + 1, true
+		case ',':
+			i = skipSpace(data, i+1)
+		default:
+			return i, false
+		}
+	}
+}
+
+func validArray(data []byte, i int) (int, bool) {
+	i = skipSpace(data, i)
+	if i < len(data) && data[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		i = skipSpace(data, i)
+		if i == len(data) {
+			return i, false
+		}
+		var ok bool
+		if i, ok = validValue(data, i); !ok {
+			return i, false
+		}
+		i = skipSpace(data, i)
+		if i == len(data) {
+			return i, false
+		}
+		switch data[i] {
+		case ']':
+			return i + 1, true
+		case ',':
+			i++
+		default:
+			return i, false
+		}
+	}
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// validString validates the rest of a string whose opening quote is at
+// data[i-1], and returns the index after its closing quote. It finds the
+// quotes and backslashes with the vectorized bytes.IndexByte, and checks
+// the bytes between for control characters eight at a time.
+func validString(data []byte, i int) (int, bool) {
+	quote := -1 // the next '"' at or after i, once searched
+	for {
+		if quote < i {
+			q := bytes.IndexByte(data[i:], '"')
+			if q < 0 {
+				return len(data), false
+			}
+			quote = i + q
+		}
+		seg := data[i:quote]
+		esc := bytes.IndexByte(seg, '\\')
+		if esc >= 0 {
+			seg = seg[:esc]
+		}
+		if hasControl(seg) {
+			return i, false
+		}
+		if esc < 0 {
+			return quote + 1, true
+		}
+		i += esc + 1 // the escaped character
+		if i == len(data) {
+			return i, false
+		}
+		switch data[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			for range 4 {
+				i++
+				if i == len(data) || !isHex(data[i]) {
+					return i, false
+				}
+			}
+		default:
+			return i, false
+		}
+		i++
+	}
+}
+
+// hasControl reports whether b holds a byte below ' ', which a JSON
+// string may not.
+func hasControl(b []byte) bool {
+	var acc uint64
+	i := 0
+	for ; len(b)-i >= 8; i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		acc |= (w - ones*' ') &^ w
+	}
+	if acc&highs != 0 {
+		return true
+	}
+	for ; i < len(b); i++ {
+		if b[i] < ' ' {
+			return true
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// validNumber validates the number that starts at data[i]: an optional
+// minus, a zero or digits, then an optional fraction and exponent.
+func validNumber(data []byte, i int) (int, bool) {
+	if data[i] == '-' {
+		i++
+		if i == len(data) || !isDigitByte(data[i]) {
+			return i, false
+		}
+	}
+	if data[i] == '0' {
+		i++
+	} else {
+		for i < len(data) && isDigitByte(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i == len(data) || !isDigitByte(data[i]) {
+			return i, false
+		}
+		for i < len(data) && isDigitByte(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i == len(data) || !isDigitByte(data[i]) {
+			return i, false
+		}
+		for i < len(data) && isDigitByte(data[i]) {
+			i++
+		}
+	}
+	return i, true
+}
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+
+// The walkers below take valid JSON; on anything else they return what
+// they can without failing.
+
+// skipStr returns the index after the string whose opening quote is at
+// s[i].
+func skipStr(s string, i int) int {
+	start := i + 1
+	i = start
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s)
+		}
+		i += j
+		// The quote ends the string unless an odd number of
+		// backslashes escapes it.
+		n := 0
+		for k := i - 1; k >= start && s[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i + 1
+		}
+		i++
+	}
+}
+
+// skipVal returns the index after the value that starts at s[i].
+func skipVal(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		return skipStr(s, i)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i = skipStr(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(s) && !isDelim(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isDelim(c byte) bool {
+	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+func skipSpaceStr(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// eachMember calls fn with the raw key (between its quotes) and the raw
+// value of each member of the object obj, in order, until fn returns
+// false. It does nothing when obj is not an object.
+func eachMember(obj string, fn func(key, val string) bool) {
+	i := skipSpaceStr(obj, 0)
+	if i == len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpaceStr(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		end := skipStr(obj, i)
+		key := obj[i+1 : max(end-1, i+1)]
+		i = skipSpaceStr(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipSpaceStr(obj, i+1)
+		vend := skipVal(obj, i)
+		if !fn(key, obj[i:vend]) {
+			return
+		}
+		i = skipSpaceStr(obj, vend)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// eachElement calls fn with the raw value of each element of the array
+// arr, in order, until fn returns false. It does nothing when arr is not
+// an array.
+func eachElement(arr string, fn func(val string) bool) {
+	i := skipSpaceStr(arr, 0)
+	if i == len(arr) || arr[i] != '[' {
+		return
+	}
+	i++
+	for {
+		i = skipSpaceStr(arr, i)
+		if i >= len(arr) || arr[i] == ']' {
+			return
+		}
+		end := skipVal(arr, i)
+		if !fn(arr[i:end]) {
+			return
+		}
+		i = skipSpaceStr(arr, end)
+		if i >= len(arr) || arr[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// keyIs reports whether a raw key names name, reading its escapes as
+// gjson does.
+func keyIs(raw, name string) bool {
+	if strings.IndexByte(raw, '\\') < 0 {
+		return raw == name
+	}
+	return gjson.Parse(`"`+raw+`"`).Str == name
+}
+
+// field returns the raw value of the first member of obj named name, as
+// gjson.Get(obj, name) finds it; "" when there is none or obj is not an
+// object.
+func field(obj, name string) string {
+	var out string
+	eachMember(obj, func(key, val string) bool {
+		if keyIs(key, name) {
+			out = val
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// fields stores in vals[i] the raw value of the first member of obj named
+// names[i], in one walk of obj.
+func fields(obj string, names []string, vals []string) {
+	left := len(names)
+	eachMember(obj, func(key, val string) bool {
+		for i, n := range names {
+			if vals[i] == "" && keyIs(key, n) {
+				vals[i] = val
+				left--
+				break
+			}
+		}
+		return left > 0
+	})
+}
+
+// value reads a raw value, taken from a valid record, as gjson.Parse does.
+func value(raw string) gjson.Result {
+	if raw == "" {
+		return gjson.Result{}
+	}
+	if raw[0] == '"' && len(raw) >= 2 {
+		return gjson.Result{Type: gjson.String, Raw: raw, Str: unquote(raw)}
+	}
+	return gjson.Parse(raw)
+}
+
+// unquote returns the text of a valid JSON string as gjson reads it: the
+// escapes decoded, a surrogate pair as one rune, a lone surrogate as
+// U+FFFD. Unlike gjson it copies the runs between escapes whole.
+func unquote(raw string) string {
+	body := raw[1 : len(raw)-1]
+	i := strings.IndexByte(body, '\\')
+	if i < 0 {
+		return body
+	}
+	b := make([]byte, 0, len(body))
+	for i >= 0 {
+		b = append(b, body[:i]...)
+		body = body[i+1:]
+		c := body[0]
+		body = body[1:]
+		switch c {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r := hex4(body)
+			body = body[4:]
+			if 0xD800 <= r && r < 0xDC00 && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
+				if r2 := hex4(body[2:]); 0xDC00 <= r2 && r2 < 0xE000 {
+					r = utf16.DecodeRune(r, r2)
+					body = body[6:]
+				}
+			}
+			b = utf8.AppendRune(b, r)
+		default: // '"', '\\', '/'
+			b = append(b, c)
+		}
+		i = strings.IndexByte(body, '\\')
+	}
+	b = append(b, body...)
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// hex4 reads four hexadecimal digits.
+func hex4(s string) rune {
+	var r rune
+	for i := range 4 {
+		c := s[i]
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c <= 'F':
+			c -= 'A' - 10
+		default:
+			c -= 'a' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// eachValue calls fn as gjson's ForEach calls its iterator: with each
+// element of an array, each member's value of an object, or once with any
+// other value; never for "".
+func eachValue(raw string, fn func(val string) bool) {
+	i := skipSpaceStr(raw, 0)
+	switch {
+	case i == len(raw):
+	case raw[i] == '[':
+		eachElement(raw, fn)
+	case raw[i] == '{':
+		eachMember(raw, func(_, val string) bool { return fn(val) })
+	default:
+		fn(raw)
+	}
+}
+
+// within reports whether s lies in the memory of buf: whether keeping s
+// would keep buf.
+func within(s, buf string) bool {
+	if len(s) == 0 || len(buf) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	b := uintptr(unsafe.Pointer(unsafe.StringData(buf)))
+	return b <= p && p < b+uintptr(len(buf))
+}
+
+// setInputRaw is setInput for a raw input value, in one walk of it. What
+// it takes goes through keep, and keys through name.
+func setInputRaw(c *Call, raw string, keep, name func(string) string) {
+	if i := skipSpaceStr(raw, 0); i == len(raw) || raw[i] != '{' {
+		return
+	}
+	type member struct{ key, raw string }
+	var members []member
+	var command string
+	files := make([]string, len(fileKeys))
+	eachMember(raw, func(k, v string) bool {
+		key := k
+		if strings.IndexByte(k, '\\') >= 0 {
+			key = gjson.Parse(`"` + k + `"`).Str
+		}
+		if key == "command" && command == "" {
+			command = v
+		}
+		for i, f := range fileKeys {
+			if key == f && files[i] == "" {
+				files[i] = v
+			}
+		}
+		members = append(members, member{key, v})
+		return true
+	})
+	if cmd := value(command); cmd.Type == gjson.String && c.Kind == Shell {
+		c.Command = keep(validUTF8(cmd.String()))
+	}
+	for i := range fileKeys {
+		if v := value(files[i]); v.Type == gjson.String && v.String() != "" {
+			c.File = keep(validUTF8(v.String()))
+			break
+		}
+	}
+	for _, m := range members {
+		if (m.key == "command" && c.Command != "") || (c.File != "" && isFileKey(m.key)) {
+			continue
+		}
+		switch v := value(m.raw); v.Type {
+		case gjson.String, gjson.Number, gjson.True, gjson.False:
+			if c.Args == nil {
+				c.Args = make(map[string]string)
+			}
+			c.Args[name(validUTF8(m.key))] = keep(cut(validUTF8(v.String()), maxArg))
+		}
+	}
+}

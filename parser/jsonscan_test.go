@@ -1,0 +1,131 @@
+package parser
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// jsonSeeds returns JSON records and near-records to check the walkers
+// on: every line of the JSONL samples, and some made by hand.
+func jsonSeeds(t testing.TB) []string {
+	seeds := []string{
+		`{}`, `[]`, `{"a":1}`, ` {"a" : [1, 2.5e-3, -0, true, false, null, "x\"y\\"]} `,
+		`{"a":1,}`, `[1,]`, `{"a"}`, `"\u12"`, `"\u00e9"`, "\"a\tb\"", `01`, `-`, `1.`, `1e`, `1e+`,
+		`{"type":"user","ty\u0070e":"x"}`, `{"a":{"b":[{"c":"\\\""}]}}`, "\"\x7f\xff\"", `"abcdefgh\"ijklmnop"`,
+		`"abcdefghijklmnopqrstuvwxyz0123456789"`, "\"abcdefghij\x01klmnop\"", `nul`, `tru`, `{"a":"b"} x`,
+		`"\ud83d\ude00"`, `"\ud83d"`, `"\ude00x"`, `"\ud83d\u0041"`, `"\ud83d\ud83d\ude00"`, `"a\\\"b\/c\b\f\n\r\t"`,
+		`["\u00e9\u4e2d", {"k\u0065y": "v\"w"}]`,
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.jsonl"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, strings.Split(string(data), "\n")...)
+	}
+	return seeds
+}
+
+func TestValidJSON(t *testing.T) {
+	for _, s := range jsonSeeds(t) {
+		checkJSON(t, s)
+	}
+}
+
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range jsonSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(checkJSON)
+}
+
+// checkJSON checks that validJSON agrees with gjson.ValidBytes, and that on
+// a valid object the walkers find what gjson finds.
+func checkJSON(t *testing.T, s string) {
+	valid := validJSON([]byte(s))
+	if want := gjson.ValidBytes([]byte(s)); valid != want {
+		t.Fatalf("validJSON(%q) = %v, gjson says %v", s, valid, want)
+	}
+	if !valid {
+		return
+	}
+	r := gjson.Parse(s)
+	checkStrings(t, strings.TrimSpace(s))
+	if r.IsObject() {
+		// Every key gjson's ForEach sees is found as Get finds it.
+		r.ForEach(func(k, _ gjson.Result) bool {
+			name := k.String()
+			if name == "" || strings.IndexFunc(name, func(r rune) bool {
+				return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-')
+			}) >= 0 {
+				return true // gjson would read a path, not a key; the decoders' keys are words
+			}
+			if got, want := value(field(s, name)), r.Get(name); got.Raw != want.Raw || got.String() != want.String() {
+				t.Fatalf("field(%q, %q) = %q, gjson finds %q", s, name, got.Raw, want.Raw)
+			}
+			return true
+		})
+		var n int
+		eachMember(s, func(string, string) bool { n++; return true })
+		if want := len(r.Map()); n < want {
+			t.Fatalf("eachMember saw %d members of %q, gjson %d distinct", n, s, want)
+		}
+	}
+	if r.IsArray() {
+		var got []string
+		eachElement(s, func(v string) bool { got = append(got, v); return true })
+		want := r.Array()
+		if len(got) != len(want) {
+			t.Fatalf("eachElement saw %d elements of %q, gjson %d", len(got), s, len(want))
+		}
+		for i := range got {
+			if got[i] != want[i].Raw {
+				t.Fatalf("element %d of %q: %q, gjson %q", i, s, got[i], want[i].Raw)
+			}
+		}
+	}
+}
+
+func TestHasControl(t *testing.T) {
+	for n := range 20 {
+		for b := 0; b < 256; b++ {
+			for pos := range n {
+				buf := []byte(strings.Repeat("a", n))
+				buf[pos] = byte(b)
+				if got, want := hasControl(buf), b < ' '; got != want {
+					t.Fatalf("hasControl with %#x at %d of %d = %v", b, pos, n, got)
+				}
+			}
+		}
+	}
+	var w [8]byte
+	binary.LittleEndian.PutUint64(w[:], 0x7f80ff20217e2122)
+	if hasControl(w[:]) {
+		t.Error("hasControl of bytes at or above ' '")
+	}
+}
+
+// checkStrings checks that value reads every string in the valid JSON
+// value raw as gjson does.
+func checkStrings(t *testing.T, raw string) {
+	if raw == "" {
+		return
+	}
+	switch raw[0] {
+	case '"':
+		if got, want := value(raw).Str, gjson.Parse(raw).Str; got != want {
+			t.Fatalf("value(%q) = %q, gjson %q", raw, got, want)
+		}
+	case '{', '[':
+		eachValue(raw, func(v string) bool {
+			checkStrings(t, v)
+			return true
+		})
+	}
+}
