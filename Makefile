@@ -3,7 +3,7 @@
 FUZZTIME ?= 5s
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
-.PHONY: build test race fmt vet staticcheck check update fuzz
+.PHONY: build test race fmt vet staticcheck check update fuzz bench
 
 build:
 	go build -ldflags "-X main.version=$(VERSION)" -o bin/retrace ./cmd/retrace
@@ -28,8 +28,13 @@ check: fmt vet staticcheck test race fuzz
 update:
 	go test ./... -update
 
+# bench measures whole commands on generated corpora (see BENCHMARKS.md);
+# go test -bench . ./parser ./analyzer measures the decoders and passes.
+bench:
+	scripts/bench.sh
+
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
-FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench ./analyzer:FuzzCallBench ./internal/redact:FuzzString
+FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench ./analyzer:FuzzCallBench ./parser:FuzzValidJSON ./analyzer:FuzzPrefilters ./analyzer:FuzzScanners ./internal/redact:FuzzString
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
