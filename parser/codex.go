@@ -66,15 +66,24 @@ var codexLegacyCutRE = regexp.MustCompile(`^\{"id":"[^"]*","timestamp":"[^"]*","
 // matchCodex accepts a head whose first JSON record is a Codex record: a
 // wrapped record (which always has "timestamp" and a "payload" object; a
 // Claude Code line never has "payload"), the legacy session line, a legacy
-// state marker, or an exec event. Lines that are not JSON are passed over.
+// state marker, or an exec event. Lines that are not JSON are passed over,
+// and so is a malformed record that ends within head, which the decoder
+// reports.
 func matchCodex(head []byte) bool {
 	for line := range bytes.Lines(head) {
+		complete := bytes.HasSuffix(line, []byte("\n"))
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
 		if !gjson.ValidBytes(line) {
-			return codexCutRE.Match(line) || codexLegacyCutRE.Match(line)
+			if codexCutRE.Match(line) || codexLegacyCutRE.Match(line) {
+				return true
+			}
+			if !complete {
+				return false
+			}
+			continue // malformed: the decoder reports it, the next record decides
 		}
 		r := gjson.ParseBytes(line)
 		typ := r.Get("type")
