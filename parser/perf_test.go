@@ -44,6 +44,30 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeSamples measures every decoder, the ones synth does not
+// write too, on the samples of ../testdata/<format>: small files, so the
+// figures weigh recognizing and setting up more than BenchmarkDecode's.
+func BenchmarkDecodeSamples(b *testing.B) {
+	for _, f := range parser.Formats() {
+		files, _ := filepath.Glob(filepath.Join("..", "testdata", f.Name, "*"))
+		var data [][]byte
+		for _, name := range files {
+			if filepath.Ext(name) == ".golden" {
+				continue
+			}
+			d, err := os.ReadFile(name)
+			if err != nil {
+				continue // a folder
+			}
+			data = append(data, d)
+		}
+		if len(data) == 0 {
+			continue
+		}
+		b.Run(f.Name, func(b *testing.B) { benchDecode(b, f, data) })
+	}
+}
+
 // BenchmarkDecodeCorpus measures the decoders on the real transcripts of
 // the shared corpus, one benchmark per folder, recognizing each file's
 // format as retrace does.

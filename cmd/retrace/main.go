@@ -57,6 +57,7 @@ type Globals struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 	Quiet   bool             `short:"q" help:"Print no warnings or progress on standard error."`
 	NoColor bool             `name:"no-color" help:"Never colour table output (colour is used only on a terminal, and never when NO_COLOR is set)."`
+	Profiles
 }
 
 // Env is what a command may touch: its streams and its environment.
@@ -151,7 +152,15 @@ func run(args []string, env *Env) (status int) {
 		fmt.Fprintf(env.Stderr, "retrace: error: %v\nRun \"retrace --help\" for usage.\n", err)
 		return 2
 	}
+	stop, err := cli.Profiles.start()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "retrace: error: %v\n", err)
+		return 1
+	}
 	err = ctx.Run(&cli.Globals, env)
+	if perr := stop(); perr != nil && err == nil {
+		err = perr
+	}
 	switch {
 	case err == nil:
 		return 0
