@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -208,11 +209,17 @@ type simple struct {
 	writes  []string
 }
 
+// shParsers hold shell parsers for reuse: a parser is large, and most calls
+// are shell commands.
+var shParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
 // simpleCommands lists the simple commands of a line in order, each with
 // the pipeline stages after it. Only the first stage of a pipeline is listed,
 // except after a leading `cat file` or `echo …`, which feeds the next stage.
 func simpleCommands(line string) []simple {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	p := shParsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(line), "")
+	shParsers.Put(p)
 	if err != nil {
 		return []simple{{argv: unparsedArgv(line)}}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // MaxRecord is the size of the largest record a decoder reads. Longer JSONL
@@ -86,6 +87,15 @@ func trimEOL(b []byte) []byte {
 // error reading r stops it early; that error is returned, wrapped with name.
 func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 	lr := newLineReader(r)
+	if b, ok := lineBufs.Get().(*[]byte); ok {
+		lr.buf = *b
+	}
+	defer func() {
+		if cap(lr.buf) <= maxPooledLine {
+			b := lr.buf[:0]
+			lineBufs.Put(&b)
+		}
+	}()
 	for {
 		line, err := lr.next()
 		if errors.Is(err, errTooLong) {
@@ -103,6 +113,13 @@ func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 		}
 	}
 }
+
+// lineBufs hold the buffers of lines longer than a reader's buffer, for the
+// next file: each file would otherwise grow one anew to its longest line.
+// Buffers past maxPooledLine are let go.
+var lineBufs sync.Pool
+
+const maxPooledLine = 8 << 20
 
 // skip records a malformed record at line n of the session's input.
 func (s *Session) skip(n int, msg string) {
