@@ -85,7 +85,7 @@ best() {
 	echo "$bestline $worst"
 }
 
-wcall() { find "$1" -type f -print0 | xargs -0 cat | wc -l; }
+wcall() { find "$1" -type f -print0 | xargs -0 wc -l | tail -1; }
 export -f wcall
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -srm), $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3)"
