@@ -341,12 +341,21 @@ func (rd reader) read(src source, stdin io.Reader) result {
 	}
 	// Each call is redacted and analyzed as soon as the decoder is done
 	// with it, and the outputs no report quotes are let go, so that a
-	// large transcript is never held whole.
+	// large transcript is never held whole. The analysis runs beside the
+	// decoder, so that even one large file keeps two cores busy.
 	st := analyzer.NewSessionStream()
-	s, err := parser.ParseEach(br, src.name, rd.format, func(c *parser.Call) {
-		redactCall(rd.red, c)
-		st.Add(c)
-	})
+	calls := make(chan *parser.Call, 64)
+	analyzed := make(chan struct{})
+	go func() {
+		for c := range calls {
+			redactCall(rd.red, c)
+			st.Add(c)
+		}
+		close(analyzed)
+	}()
+	s, err := parser.ParseEach(br, src.name, rd.format, func(c *parser.Call) { calls <- c })
+	close(calls)
+	<-analyzed
 	if s == nil {
 		return result{err: err}
 	}
