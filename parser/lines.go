@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -52,6 +53,11 @@ func (lr *lineReader) next() ([]byte, error) {
 				// The whole line fits in the reader's buffer: no copy.
 				return trimEOL(frag), nil
 			} else {
+				if need := len(lr.buf) + len(frag); need > cap(lr.buf) {
+					// Double, rather than append's quarter past 256 kB: a
+					// 50 MB line would otherwise leave a dozen copies.
+					lr.buf = slices.Grow(lr.buf, max(need, 2*cap(lr.buf))-len(lr.buf))
+				}
 				lr.buf = append(lr.buf, frag...)
 			}
 		}
