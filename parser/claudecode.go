@@ -290,7 +290,7 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 		ID:        id,
 		Tool:      d.name(value(b[2]).String()),
 		Start:     when,
-		Text:      abridgeText(d.text),
+		Text:      strings.Clone(abridgeText(d.text)), // not a slice of a long text
 		Sidechain: side,
 		Status:    "no-result",
 		Pos:       Pos{File: d.s.Path, Line: n},
