@@ -109,8 +109,8 @@ func AnalyzeSession(s *parser.Session) *SessionReport {
 // read while the session is still being decoded, and the output let go:
 // a session of many calls then never holds all their outputs at once.
 // Add every call, then ask for the Report. The report is the one
-// AnalyzeSession gives. A SessionStream is for one session and one
-// goroutine.
+// AnalyzeSession gives. A SessionStream is for one session; its methods
+// must not be called at the same time.
 type SessionStream struct {
 	facts map[*parser.Call]*callFacts
 	keep  bool // leave the calls' outputs as they are (AnalyzeSession)
