@@ -183,7 +183,7 @@ func (d *claudeDecoder) record(line []byte, n int) {
 		return
 	}
 	d.line = unsafe.String(unsafe.SliceData(line), len(line))
-	if d.line[skipSpaceStr(d.line, 0)] != '{' {
+	if d.line[skipSpace(d.line, 0)] != '{' {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
@@ -399,7 +399,7 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 		}
 	}
 	c.Output = d.keep(abridge(out))
-	if i := skipSpaceStr(extra, 0); i < len(extra) && extra[i] == '{' {
+	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
 		var e [2]string
 		fields(extra, extraFields, e[:])
 		if value(e[0]).Bool() {
@@ -493,7 +493,7 @@ func blockText(content gjson.Result) string {
 
 // blockTextRaw is blockText of a raw content value.
 func blockTextRaw(raw string) string {
-	if i := skipSpaceStr(raw, 0); i == len(raw) || raw[i] != '[' {
+	if i := skipSpace(raw, 0); i == len(raw) || raw[i] != '[' {
 		return value(raw).String()
 	}
 	var b strings.Builder

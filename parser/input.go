@@ -74,6 +74,9 @@ func abridge(s string) string {
 // validUTF8 replaces the bytes of s that are not UTF-8, as transcripts
 // written by a tool that copies raw program output can hold, with U+FFFD.
 func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 

@@ -34,7 +34,9 @@ func validJSON(data []byte) bool {
 	return skipSpace(data, i) == len(data)
 }
 
-func skipSpace(data []byte, i int) int {
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace[T string | []byte](data T, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
 	}
@@ -318,39 +320,32 @@ func isDelim(c byte) bool {
 	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
-func skipSpaceStr(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // eachMember calls fn with the raw key (between its quotes) and the raw
 // value of each member of the object obj, in order, until fn returns
 // false. It does nothing when obj is not an object.
 func eachMember(obj string, fn func(key, val string) bool) {
-	i := skipSpaceStr(obj, 0)
+	i := skipSpace(obj, 0)
 	if i == len(obj) || obj[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpaceStr(obj, i)
+		i = skipSpace(obj, i)
 		if i >= len(obj) || obj[i] != '"' {
 			return
 		}
 		end := skipStr(obj, i)
 		key := obj[i+1 : max(end-1, i+1)]
-		i = skipSpaceStr(obj, end)
+		i = skipSpace(obj, end)
 		if i >= len(obj) || obj[i] != ':' {
 			return
 		}
-		i = skipSpaceStr(obj, i+1)
+		i = skipSpace(obj, i+1)
 		vend := skipVal(obj, i)
 		if !fn(key, obj[i:vend]) {
 			return
 		}
-		i = skipSpaceStr(obj, vend)
+		i = skipSpace(obj, vend)
 		if i >= len(obj) || obj[i] != ',' {
 			return
 		}
@@ -362,13 +357,13 @@ func eachMember(obj string, fn func(key, val string) bool) {
 // arr, in order, until fn returns false. It does nothing when arr is not
 // an array.
 func eachElement(arr string, fn func(val string) bool) {
-	i := skipSpaceStr(arr, 0)
+	i := skipSpace(arr, 0)
 	if i == len(arr) || arr[i] != '[' {
 		return
 	}
 	i++
 	for {
-		i = skipSpaceStr(arr, i)
+		i = skipSpace(arr, i)
 		if i >= len(arr) || arr[i] == ']' {
 			return
 		}
@@ -376,7 +371,7 @@ func eachElement(arr string, fn func(val string) bool) {
 		if !fn(arr[i:end]) {
 			return
 		}
-		i = skipSpaceStr(arr, end)
+		i = skipSpace(arr, end)
 		if i >= len(arr) || arr[i] != ',' {
 			return
 		}
@@ -502,7 +497,7 @@ func hex4(s string) rune {
 // element of an array, each member's value of an object, or once with any
 // other value; never for "".
 func eachValue(raw string, fn func(val string) bool) {
-	i := skipSpaceStr(raw, 0)
+	i := skipSpace(raw, 0)
 	switch {
 	case i == len(raw):
 	case raw[i] == '[':
@@ -528,7 +523,7 @@ func within(s, buf string) bool {
 // setInputRaw is setInput for a raw input value, in one walk of it. What
 // it takes goes through keep, and keys through name.
 func setInputRaw(c *Call, raw string, keep, name func(string) string) {
-	if i := skipSpaceStr(raw, 0); i == len(raw) || raw[i] != '{' {
+	if i := skipSpace(raw, 0); i == len(raw) || raw[i] != '{' {
 		return
 	}
 	type member struct{ key, raw string }

@@ -1,10 +1,5 @@
 package parser
 
-import (
-	"strings"
-	"unicode/utf8"
-)
-
 // toValidUTF8 replaces the bytes of the session's text that are not UTF-8
 // with U+FFFD: transcripts hold what tools printed, invalid bytes
 // included, and every output of retrace must be valid text.
@@ -19,27 +14,20 @@ func (s *Session) toValidUTF8() {
 // fields, not to its calls'.
 func (s *Session) toValidUTF8Fields() {
 	for _, p := range []*string{&s.ID, &s.Title, &s.Cwd, &s.Model, &s.Agent} {
-		*p = valid(*p)
+		*p = validUTF8(*p)
 	}
 }
 
 // toValidUTF8 does what Session.toValidUTF8 does to one call.
 func (c *Call) toValidUTF8() {
 	for _, p := range []*string{&c.ID, &c.Tool, &c.Command, &c.File, &c.Output, &c.Status, &c.Note, &c.Text, &c.Sidechain} {
-		*p = valid(*p)
+		*p = validUTF8(*p)
 	}
 	for k, v := range c.Args {
-		if vk := valid(k); vk != k {
+		if vk := validUTF8(k); vk != k {
 			delete(c.Args, k)
 			k = vk
 		}
-		c.Args[k] = valid(v)
+		c.Args[k] = validUTF8(v)
 	}
-}
-
-func valid(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
 }
