@@ -114,10 +114,19 @@ func AnalyzeSession(s *parser.Session) *SessionReport {
 type SessionStream struct {
 	facts map[*parser.Call]*callFacts
 	keep  bool // leave the calls' outputs as they are (AnalyzeSession)
+	opts  StreamOptions
+}
+
+// StreamOptions leave out of a SessionStream's report what its reader does
+// not read, for speed.
+type StreamOptions struct {
+	// NoNumbers leaves out the benchmark numbers, whose reading is the
+	// costliest pass: the report and its chains hold none.
+	NoNumbers bool
 }
 
 // NewSessionStream returns a SessionStream for one session.
-func NewSessionStream() *SessionStream { return &SessionStream{} }
+func NewSessionStream(o StreamOptions) *SessionStream { return &SessionStream{opts: o} }
 
 // Add analyzes a finished call: its command, whether and why it failed,
 // the numbers it printed. Then it clears what no later pass and no report
@@ -128,7 +137,7 @@ func (st *SessionStream) Add(c *parser.Call) {
 	if st.facts == nil {
 		st.facts = make(map[*parser.Call]*callFacts)
 	}
-	f := analyzeCall(c, true)
+	f := analyzeCall(c, !st.opts.NoNumbers)
 	st.facts[c] = f
 	if st.keep {
 		return
@@ -147,7 +156,7 @@ func (st *SessionStream) Report(s *parser.Session) *SessionReport {
 	facts := make([]*callFacts, len(s.Calls))
 	for i, c := range s.Calls {
 		if facts[i] = st.facts[c]; facts[i] == nil {
-			facts[i] = analyzeCall(c, true)
+			facts[i] = analyzeCall(c, !st.opts.NoNumbers)
 		}
 	}
 	st.facts = nil
@@ -159,6 +168,9 @@ func (st *SessionStream) Report(s *parser.Session) *SessionReport {
 		}
 	}
 	rep.Chains = a.pair()
+	if st.opts.NoNumbers {
+		return rep
+	}
 	rep.Benchmarks = a.benchmarks()
 	// The numbers by call, found once: a session of many chains and many
 	// numbers would take as many looks through all of them.

@@ -87,7 +87,7 @@ func TestStream(t *testing.T) {
 		_ = err
 		whole := analyzer.Combine([]*analyzer.SessionReport{analyzer.AnalyzeSession(s)})
 
-		st := analyzer.NewSessionStream()
+		st := analyzer.NewSessionStream(analyzer.StreamOptions{})
 		s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
 		sr := st.Report(s2)
 		sr.Compact()
@@ -95,6 +95,46 @@ func TestStream(t *testing.T) {
 
 		if diff := cmp.Diff(render(t, whole), render(t, streamed)); diff != "" {
 			t.Errorf("%s: the streamed and compacted analysis reports otherwise (-whole +streamed):\n%s", name, diff)
+		}
+	}
+}
+
+// TestStreamCounts checks that summing sessions up one by one, as they are
+// streamed without their numbers, gives the summary the whole analysis
+// gives, byte for byte in JSON and JSON Lines.
+func TestStreamCounts(t *testing.T) {
+	samples := streamSamples(t)
+	var whole []*analyzer.SessionReport
+	sum := analyzer.NewSummary()
+	for name, data := range samples {
+		s, _ := parser.Parse(bytes.NewReader(data), name, nil)
+		if s == nil {
+			continue
+		}
+		whole = append(whole, analyzer.AnalyzeSession(s))
+		st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
+		s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
+		sr := st.Report(s2)
+		if len(sr.Benchmarks) > 0 {
+			t.Errorf("%s: %d numbers read without numbers", name, len(sr.Benchmarks))
+		}
+		sum.Add(sr)
+	}
+	if len(whole) < 20 {
+		t.Fatalf("only %d sessions to compare", len(whole))
+	}
+	rep := analyzer.Combine(whole)
+	for _, format := range []string{report.JSON, report.JSONL} {
+		var want, got bytes.Buffer
+		o := report.Options{Format: format}
+		if err := report.Summary(&want, o, rep); err != nil {
+			t.Fatal(err)
+		}
+		if err := report.SummaryCounts(&got, o, sum); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+			t.Errorf("%s: the summary counted session by session differs (-whole +streamed):\n%s", format, diff)
 		}
 	}
 }

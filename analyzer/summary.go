@@ -45,44 +45,55 @@ type Totals struct {
 
 // Summarize counts the findings of a report.
 func Summarize(r *Report) *Summary {
-	sum := &Summary{Sessions: []SessionSummary{}, Totals: Totals{ByCategory: map[Category]int{}}}
-	t := &sum.Totals
+	sum := NewSummary()
 	for _, sr := range r.Sessions {
-		s := sr.Session
-		ss := SessionSummary{
-			Path: s.Path, Format: s.Format, ID: s.ID, Title: s.Title,
-			Calls: len(s.Calls), SkippedLines: len(s.Skipped), Notes: s.Notes,
-		}
-		for _, f := range sr.Failures {
-			t.ByCategory[f.Category]++
-			switch {
-			case f.Category == Rejected:
-				ss.Rejected++
-			case f.Fixed():
-				ss.Failures++
-				ss.Fixed++
-			default:
-				ss.Failures++
-				ss.Unresolved++
-			}
-		}
-		for _, ch := range sr.Chains {
-			ss.SecondsLost += ch.Cost.Seconds
-			ss.CallsLost += ch.Cost.Calls
-			if ch.Fix != nil && len(ch.Retries) == 0 {
-				t.FixedFirstRetry++
-			}
-		}
-		sum.Sessions = append(sum.Sessions, ss)
-		t.Sessions++
-		t.Calls += ss.Calls
-		t.Failures += ss.Failures
-		t.Fixed += ss.Fixed
-		t.Unresolved += ss.Unresolved
-		t.Rejected += ss.Rejected
-		t.SecondsLost += ss.SecondsLost
-		t.CallsLost += ss.CallsLost
-		t.SkippedLines += ss.SkippedLines
+		sum.Add(sr)
 	}
 	return sum
+}
+
+// NewSummary returns a Summary of no sessions, to Add them to.
+func NewSummary() *Summary {
+	return &Summary{Sessions: []SessionSummary{}, Totals: Totals{ByCategory: map[Category]int{}}}
+}
+
+// Add counts the findings of one more session, which the Summary does not
+// keep: sessions can be summed up as they are analyzed.
+func (sum *Summary) Add(sr *SessionReport) {
+	t := &sum.Totals
+	s := sr.Session
+	ss := SessionSummary{
+		Path: s.Path, Format: s.Format, ID: s.ID, Title: s.Title,
+		Calls: len(s.Calls), SkippedLines: len(s.Skipped), Notes: s.Notes,
+	}
+	for _, f := range sr.Failures {
+		t.ByCategory[f.Category]++
+		switch {
+		case f.Category == Rejected:
+			ss.Rejected++
+		case f.Fixed():
+			ss.Failures++
+			ss.Fixed++
+		default:
+			ss.Failures++
+			ss.Unresolved++
+		}
+	}
+	for _, ch := range sr.Chains {
+		ss.SecondsLost += ch.Cost.Seconds
+		ss.CallsLost += ch.Cost.Calls
+		if ch.Fix != nil && len(ch.Retries) == 0 {
+			t.FixedFirstRetry++
+		}
+	}
+	sum.Sessions = append(sum.Sessions, ss)
+	t.Sessions++
+	t.Calls += ss.Calls
+	t.Failures += ss.Failures
+	t.Fixed += ss.Fixed
+	t.Unresolved += ss.Unresolved
+	t.Rejected += ss.Rejected
+	t.SecondsLost += ss.SecondsLost
+	t.CallsLost += ss.CallsLost
+	t.SkippedLines += ss.SkippedLines
 }

@@ -8,6 +8,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -37,6 +38,21 @@ const Version = 1
 // Summary writes the counts of a report, its chains and its top lessons.
 func Summary(w io.Writer, o Options, r *analyzer.Report) error {
 	s := analyzer.Summarize(r)
+	if CountsOnly(o.Format) {
+		return SummaryCounts(w, o, s)
+	}
+	return summaryTable(w, o, s, r)
+}
+
+// CountsOnly reports whether Summary in the format writes the counts of its
+// Summary and nothing else of the report: then SummaryCounts writes the
+// same from a Summary made session by session. (The table also lists the
+// chains and the lessons.)
+func CountsOnly(format string) bool { return format == JSON || format == JSONL }
+
+// SummaryCounts writes the counts of s in a format of which CountsOnly is
+// true.
+func SummaryCounts(w io.Writer, o Options, s *analyzer.Summary) error {
 	switch o.Format {
 	case JSON:
 		return writeJSON(w, "summary", s)
@@ -47,7 +63,7 @@ func Summary(w io.Writer, o Options, r *analyzer.Report) error {
 		}
 		return writeJSONL(w, append(items, s.Totals))
 	}
-	return summaryTable(w, o, s, r)
+	return fmt.Errorf("report: the %s summary reads more than the counts", o.Format)
 }
 
 // Errors writes one entry per failed call.

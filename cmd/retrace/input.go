@@ -128,20 +128,36 @@ const maxWarnings = 10
 // some inputs are printed on stderr and make it return errPartial along with
 // the report of the rest.
 func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
+	var reports []*analyzer.SessionReport
+	err := in.each(g, env, analyzer.StreamOptions{}, func(r *analyzer.SessionReport) {
+		reports = append(reports, r)
+	})
+	if err != nil && err != errPartial {
+		return nil, err
+	}
+	return analyzer.Combine(reports), err
+}
+
+// each reads and analyzes the transcripts the arguments name, leaving out
+// what opts says, and hands use the report of each session in the order of
+// the inputs, as soon as it is ready: what use does not keep is let go.
+// Problems with some inputs are printed on stderr and make it return
+// errPartial once the rest is read; other errors mean nothing was.
+func (in *inputs) each(g *Globals, env *Env, opts analyzer.StreamOptions, use func(*analyzer.SessionReport)) error {
 	w := &warner{w: env.Stderr, quiet: g.Quiet}
 	paths := rawStrings(in.Paths)
 	if countOf(paths, "-") > 1 {
-		return nil, usageError(`"-" is named twice; standard input can be read only once`)
+		return usageError(`"-" is named twice; standard input can be read only once`)
 	}
 	if len(paths) == 0 {
 		var err error
 		if paths, err = defaultPaths(env, w); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	period, err := in.period(env.now())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sources := w.expand(paths, period)
 	var format *parser.Format
@@ -149,23 +165,22 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 		format = parser.Lookup(in.InputFormat)
 	}
 	prog := newProgress(g, env, sources)
-	results := readAll(sources, reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce}, env.Stdin)
-	prog.finish()
+	w.holdWhile(prog)
+	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: opts}
 
-	var reports []*analyzer.SessionReport
-	unknown, empty := 0, 0
-	for i, r := range results {
+	sessions, unknown, empty := 0, 0, 0
+	readAll(sources, rd, env.Stdin, func(i int, r result) {
 		src := sources[i]
 		switch {
 		case errors.Is(r.err, parser.ErrBinary) && !src.explicit:
 			w.warn("%s: skipped: binary file", src.name)
-			continue
+			return
 		case errors.Is(r.err, parser.ErrEmpty) && !src.explicit:
 			empty++
-			continue
+			return
 		case errors.Is(r.err, parser.ErrUnknownFormat) && !src.explicit:
 			unknown++
-			continue
+			return
 		case errors.Is(r.err, parser.ErrBinary):
 			w.fail("%s: binary file, not a transcript", src.name)
 		case errors.Is(r.err, parser.ErrUnknownFormat):
@@ -185,23 +200,26 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 			for _, n := range s.Notes {
 				w.warn("%s: %s", s.Path, n)
 			}
-			reports = append(reports, rep)
+			sessions++
+			use(rep)
 		}
-	}
+	})
+	prog.finish()
+	w.release()
+
 	if empty > 0 {
 		w.warn("retrace: skipped %s", files(empty, "empty file"))
 	}
 	if unknown > 0 {
 		w.warn("retrace: skipped %s of no known transcript format", files(unknown, "file"))
 	}
-	if len(reports) == 0 && !w.failed && period.isZero() {
+	if sessions == 0 && !w.failed && period.isZero() {
 		w.fail("retrace: no transcripts found in %s", strings.Join(paths, ", "))
 	}
-	rep := analyzer.Combine(reports)
 	if w.failed {
-		return rep, errPartial
+		return errPartial
 	}
-	return rep, nil
+	return nil
 }
 
 // skipped warns of the malformed records of the input named name, the first
@@ -283,27 +301,45 @@ type reader struct {
 	red    *redact.Redactor
 	prog   *progress
 	reduce bool // read retrace's own JSONL output too
+	opts   analyzer.StreamOptions
 }
 
-// readAll reads the sources in parallel and returns their results in order.
-func readAll(sources []source, rd reader, stdin io.Reader) []result {
-	results := make([]result, len(sources))
+// readAll reads the sources in parallel and hands use the result of each,
+// in the order of the sources, as soon as it and those before it are read.
+// Reading runs at most a few sources ahead of use, so that the results
+// waiting their turn stay few.
+func readAll(sources []source, rd reader, stdin io.Reader, use func(int, result)) {
+	workers := min(runtime.GOMAXPROCS(0), max(len(sources), 1))
+	done := make([]chan result, len(sources))
+	for i := range done {
+		done[i] = make(chan result, 1)
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(sources), 1)) {
+	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i] = rd.read(sources[i], stdin)
+				done[i] <- rd.read(sources[i], stdin)
 				rd.prog.fileDone()
 			}
 		})
 	}
+	// A source is handed out only when fewer than ahead are read or being
+	// read and not yet used; the one use waits for is always among them.
+	ahead := make(chan struct{}, 2*workers)
+	go func() {
+		for i := range sources {
+			ahead <- struct{}{}
+			jobs <- i
+		}
+		close(jobs)
+	}()
 	for i := range sources {
-		jobs <- i
+		use(i, <-done[i])
+		done[i] = nil
+		<-ahead
 	}
-	close(jobs)
 	wg.Wait()
-	return results
 }
 
 // read parses, redacts and analyzes one source.
@@ -343,7 +379,7 @@ func (rd reader) read(src source, stdin io.Reader) result {
 	// with it, and the outputs no report quotes are let go, so that a
 	// large transcript is never held whole. The analysis runs beside the
 	// decoder, so that even one large file keeps two cores busy.
-	st := analyzer.NewSessionStream()
+	st := analyzer.NewSessionStream(rd.opts)
 	calls := make(chan *parser.Call, 64)
 	analyzed := make(chan struct{})
 	go func() {
@@ -370,11 +406,13 @@ func (rd reader) readOpencode(src source) result {
 	sessions, err := parser.ReadOpencodeData(src.name)
 	var res result
 	for _, s := range sessions {
+		st := analyzer.NewSessionStream(rd.opts)
 		for _, c := range s.Calls {
 			redactCall(rd.red, c)
+			st.Add(c)
 		}
 		redactSession(rd.red, s)
-		rep := analyzer.AnalyzeSession(s)
+		rep := st.Report(s)
 		rep.Compact()
 		res.reports = append(res.reports, rep)
 	}
@@ -479,23 +517,51 @@ type warner struct {
 	quiet  bool
 	failed bool
 	mu     sync.Mutex
+	held   *bytes.Buffer // what is kept back while a progress bar is shown
 }
 
 // warn prints a warning unless quiet.
 func (w *warner) warn(format string, args ...any) {
 	if !w.quiet {
-		w.mu.Lock()
-		fmt.Fprintln(w.w, visible(fmt.Sprintf(format, args...)))
-		w.mu.Unlock()
+		w.print(format, args...)
 	}
 }
 
 // fail prints that some input could not be read, even when quiet.
 func (w *warner) fail(format string, args ...any) {
+	w.print(format, args...)
+	w.mu.Lock()
+	w.failed = true
+	w.mu.Unlock()
+}
+
+func (w *warner) print(format string, args ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.failed = true
-	fmt.Fprintln(w.w, visible(fmt.Sprintf(format, args...)))
+	out := w.w
+	if w.held != nil {
+		out = w.held
+	}
+	fmt.Fprintln(out, visible(fmt.Sprintf(format, args...)))
+}
+
+// holdWhile keeps the messages back while the progress bar p is shown, so
+// that they do not break it, and prints them once it is gone; release
+// does.
+func (w *warner) holdWhile(p *progress) {
+	if p != nil {
+		w.held = new(bytes.Buffer)
+	}
+}
+
+// release prints the messages held back.
+func (w *warner) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.held != nil {
+		w.w.Write(w.held.Bytes())
+		w.held = nil
+	}
 }
 
 // visible escapes what in a message could act on a terminal, as Go quotes

@@ -1,6 +1,12 @@
 package main
 
-import "github.com/retrace-dev/retrace/report"
+import (
+	"bufio"
+	"errors"
+
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/report"
+)
 
 type summaryCmd struct {
 	inputs
@@ -9,7 +15,24 @@ type summaryCmd struct {
 
 // Run prints the counts, the failure chains and the top lessons.
 func (c *summaryCmd) Run(g *Globals, env *Env) error {
-	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
-		return report.Summary(w, o, w.report)
-	})
+	if !report.CountsOnly(c.Format) {
+		return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+			return report.Summary(w, o, w.report)
+		})
+	}
+	// Only the counts are written: each session is counted as soon as it
+	// is analyzed and let go, and the numbers it printed are not read.
+	sum := analyzer.NewSummary()
+	loadErr := c.each(g, env, analyzer.StreamOptions{NoNumbers: true}, sum.Add)
+	if loadErr != nil && loadErr != errPartial {
+		return loadErr
+	}
+	w := bufio.NewWriter(env.Stdout)
+	if err := report.SummaryCounts(w, report.Options{Format: c.Format}, sum); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return errors.Join(loadErr)
 }
