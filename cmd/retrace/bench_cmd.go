@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
 )
@@ -15,18 +17,29 @@ type benchCmd struct {
 // Run prints the benchmark numbers.
 func (c *benchCmd) Run(g *Globals, env *Env) error {
 	c.reduce = true
+	if c.Format == report.JSONL {
+		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
+			return report.Bench(w, report.Options{Format: c.Format}, c.numbers(nil, sr))
+		})
+	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
-		var bench []*analyzer.Bench
-		for _, s := range w.report.Sessions {
-			for _, b := range s.Benchmarks {
-				if c.Failed || !b.Failed {
-					bench = append(bench, b)
-				}
-			}
-		}
 		if o.Format == report.Table && !c.Runs {
 			return report.Timelines(w, o, analyzer.Timelines(w.report.Sessions))
 		}
+		var bench []*analyzer.Bench
+		for _, s := range w.report.Sessions {
+			bench = c.numbers(bench, s)
+		}
 		return report.Bench(w, o, bench)
 	})
+}
+
+// numbers appends to list the numbers of the session that are asked for.
+func (c *benchCmd) numbers(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
+	for _, b := range sr.Benchmarks {
+		if c.Failed || !b.Failed {
+			list = append(list, b)
+		}
+	}
+	return list
 }

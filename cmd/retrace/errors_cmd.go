@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -15,15 +16,27 @@ type errorsCmd struct {
 
 // Run prints every failed call.
 func (c *errorsCmd) Run(g *Globals, env *Env) error {
+	c.unread = analyzer.StreamOptions{NoNumbers: true}
+	if c.Format == report.JSONL {
+		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
+			return report.Errors(w, report.Options{Format: c.Format}, c.failures(nil, sr))
+		})
+	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		var failures []*analyzer.Failure
 		for _, s := range w.report.Sessions {
-			for _, f := range s.Failures {
-				if len(c.Category) == 0 || slices.Contains(c.Category, string(f.Category)) {
-					failures = append(failures, f)
-				}
-			}
+			failures = c.failures(failures, s)
 		}
 		return report.Errors(w, o, failures)
 	})
+}
+
+// failures appends to list the failures of the session that are asked for.
+func (c *errorsCmd) failures(list []*analyzer.Failure, sr *analyzer.SessionReport) []*analyzer.Failure {
+	for _, f := range sr.Failures {
+		if len(c.Category) == 0 || slices.Contains(c.Category, string(f.Category)) {
+			list = append(list, f)
+		}
+	}
+	return list
 }

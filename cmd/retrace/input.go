@@ -37,6 +37,8 @@ type inputs struct {
 	// reduce lets the inputs include earlier JSONL output of `retrace
 	// pairs` and `retrace bench`, merged as if analysed here.
 	reduce bool
+	// unread leaves out of the analysis what the command does not print.
+	unread analyzer.StreamOptions
 }
 
 // A rawArg is a command-line argument taken as it is. Kong decodes strings
@@ -129,7 +131,7 @@ const maxWarnings = 10
 // the report of the rest.
 func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	var reports []*analyzer.SessionReport
-	err := in.each(g, env, analyzer.StreamOptions{}, func(r *analyzer.SessionReport) {
+	err := in.each(g, env, func(r *analyzer.SessionReport) {
 		reports = append(reports, r)
 	})
 	if err != nil && err != errPartial {
@@ -139,11 +141,11 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 }
 
 // each reads and analyzes the transcripts the arguments name, leaving out
-// what opts says, and hands use the report of each session in the order of
-// the inputs, as soon as it is ready: what use does not keep is let go.
-// Problems with some inputs are printed on stderr and make it return
-// errPartial once the rest is read; other errors mean nothing was.
-func (in *inputs) each(g *Globals, env *Env, opts analyzer.StreamOptions, use func(*analyzer.SessionReport)) error {
+// what in.unread says, and hands use the report of each session in the
+// order of the inputs, as soon as it is ready: what use does not keep is
+// let go. Problems with some inputs are printed on stderr and make it
+// return errPartial once the rest is read; other errors mean nothing was.
+func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) error {
 	w := &warner{w: env.Stderr, quiet: g.Quiet}
 	paths := rawStrings(in.Paths)
 	if countOf(paths, "-") > 1 {
@@ -166,7 +168,7 @@ func (in *inputs) each(g *Globals, env *Env, opts analyzer.StreamOptions, use fu
 	}
 	prog := newProgress(g, env, sources)
 	w.holdWhile(prog)
-	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: opts}
+	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: in.unread}
 
 	sessions, unknown, empty := 0, 0, 0
 	readAll(sources, rd, env.Stdin, func(i int, r result) {

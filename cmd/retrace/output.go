@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
@@ -25,6 +26,30 @@ func (in *inputs) render(g *Globals, env *Env, format string, write func(*output
 	w := &output{Writer: bufio.NewWriter(env.Stdout), report: rep}
 	if err := write(w, report.Options{Format: format, Color: g.color(env)}); err != nil {
 		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return errors.Join(loadErr)
+}
+
+// stream is render for the formats that are written a session at a time,
+// JSON Lines: each session's report is handed to write as soon as it is
+// analyzed, and let go, so that memory holds a few sessions rather than
+// all of them.
+func (in *inputs) stream(g *Globals, env *Env, write func(io.Writer, *analyzer.SessionReport) error) error {
+	w := bufio.NewWriter(env.Stdout)
+	var writeErr error
+	loadErr := in.each(g, env, func(sr *analyzer.SessionReport) {
+		if writeErr == nil {
+			writeErr = write(w, sr)
+		}
+	})
+	if loadErr != nil && loadErr != errPartial {
+		return loadErr
+	}
+	if writeErr != nil {
+		return writeErr
 	}
 	if err := w.Flush(); err != nil {
 		return err

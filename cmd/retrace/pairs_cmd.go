@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
 )
@@ -13,15 +15,26 @@ type pairsCmd struct {
 
 // Run prints each failure chain with its fix.
 func (c *pairsCmd) Run(g *Globals, env *Env) error {
+	if c.Format == report.JSONL {
+		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
+			return report.Pairs(w, report.Options{Format: c.Format}, c.chains(nil, sr))
+		})
+	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		var chains []*analyzer.Chain
 		for _, s := range w.report.Sessions {
-			for _, ch := range s.Chains {
-				if !c.Unresolved || ch.Fix == nil {
-					chains = append(chains, ch)
-				}
-			}
+			chains = c.chains(chains, s)
 		}
 		return report.Pairs(w, o, chains)
 	})
+}
+
+// chains appends to list the chains of the session that are asked for.
+func (c *pairsCmd) chains(list []*analyzer.Chain, sr *analyzer.SessionReport) []*analyzer.Chain {
+	for _, ch := range sr.Chains {
+		if !c.Unresolved || ch.Fix == nil {
+			list = append(list, ch)
+		}
+	}
+	return list
 }

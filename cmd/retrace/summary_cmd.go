@@ -22,8 +22,9 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 	}
 	// Only the counts are written: each session is counted as soon as it
 	// is analyzed and let go, and the numbers it printed are not read.
+	c.unread = analyzer.StreamOptions{NoNumbers: true}
 	sum := analyzer.NewSummary()
-	loadErr := c.each(g, env, analyzer.StreamOptions{NoNumbers: true}, sum.Add)
+	loadErr := c.each(g, env, sum.Add)
 	if loadErr != nil && loadErr != errPartial {
 		return loadErr
 	}
