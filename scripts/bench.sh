@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench.sh measures `retrace summary --format json` on generated corpora:
+# bench.sh measures a retrace command, by default `retrace summary --format
+# json`, on generated corpora:
 # wall time, CPU time, throughput and peak resident memory, and, in the
 # same run, the time `wc -l` takes to read the same bytes.
 #
@@ -11,12 +12,16 @@
 # kept; delete the folder to draw them again. $RUNS (default 3) runs are
 # made of each command, after one that warms the page cache, and the
 # fastest is reported with the spread of the others. $RETRACE names a
-# retrace binary to measure instead of one built from this tree.
+# retrace binary to measure instead of one built from this tree, and
+# $BENCH_CMD the command and flags to run (default "summary --format json";
+# for example "pairs --format jsonl", which reads the benchmark numbers that
+# the summary leaves out).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BENCH_DIR=${BENCH_DIR:-/tmp/retrace-bench}
 RUNS=${RUNS:-3}
+read -r -a BENCH_CMD <<<"${BENCH_CMD:-summary --format json}"
 mkdir -p "$BENCH_DIR"
 
 if [ -z "${RETRACE:-}" ]; then
@@ -89,7 +94,7 @@ wcall() { find "$1" -type f -print0 | xargs -0 wc -l | tail -1; }
 export -f wcall
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -srm), $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3)"
-echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg); best of $RUNS runs after a warm-up; retrace: $RETRACE"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg); best of $RUNS runs after a warm-up; retrace ${BENCH_CMD[*]}: $RETRACE"
 printf '%-13s %8s %6s %8s %8s %8s %9s %9s %8s %8s %6s\n' corpus MB files wall_s cpu_s MB/s MB/cpu-s maxRSS_MB wc_s ratio worst_s
 corpora=("$@")
 if [ ${#corpora[@]} -eq 0 ]; then
@@ -101,8 +106,8 @@ for name in "${corpora[@]}"; do
 	files=$(find "$dir" -type f | wc -l)
 	# Warm the page cache, so that both commands read from memory.
 	wcall "$dir" >/dev/null
-	"$RETRACE" summary --format json "$dir" >/dev/null 2>&1 || true
-	read -r wall user sys rss worst <<<"$(best "$RETRACE" summary --format json "$dir")"
+	"$RETRACE" "${BENCH_CMD[@]}" "$dir" >/dev/null 2>&1 || true
+	read -r wall user sys rss worst <<<"$(best "$RETRACE" "${BENCH_CMD[@]}" "$dir")"
 	read -r wcwall _ _ _ _ <<<"$(best bash -c 'wcall "$1"' _ "$dir")"
 	awk -v n="$name" -v b="$bytes" -v f="$files" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v wc="$wcwall" -v worst="$worst" 'BEGIN {
 		mb = b / 1e6; cpu = u + s
