@@ -35,31 +35,53 @@ type Place struct {
 // each rejected flag the fix renamed or dropped, and each rejected value
 // it changed.
 func Lessons(reports []*SessionReport) []*Lesson {
-	byKey := make(map[[4]string]*Lesson)
-	valid := make(map[string][]string)
-	var order []*Lesson
+	var ls LessonSet
 	for _, r := range reports {
-		for _, ch := range r.Chains {
-			for _, f := range ch.failures {
-				if f.Category == CLIUsage {
-					valid[f.Target] = union(valid[f.Target], f.ValidFlags)
-				}
-			}
-			for _, l := range corrections(ch) {
-				key := [4]string{l.Target, l.Kind, l.Wrong, l.Right}
-				have, ok := byKey[key]
-				if !ok {
-					byKey[key] = l
-					order = append(order, l)
-					continue
-				}
-				have.Count++
-				have.Where = append(have.Where, l.Where...)
+		ls.Add(r)
+	}
+	return ls.Lessons()
+}
+
+// A LessonSet draws lessons from sessions added one by one, which it does
+// not keep: Lessons of the sessions added so far is Lessons of them all.
+// The zero LessonSet has no sessions.
+type LessonSet struct {
+	byKey map[[4]string]*Lesson
+	valid map[string][]string // the flags each target's usage texts offered
+	order []*Lesson           // in the order first made
+}
+
+// Add takes the corrections of one more session.
+func (ls *LessonSet) Add(r *SessionReport) {
+	if ls.byKey == nil {
+		ls.byKey = make(map[[4]string]*Lesson)
+		ls.valid = make(map[string][]string)
+	}
+	for _, ch := range r.Chains {
+		for _, f := range ch.failures {
+			if f.Category == CLIUsage {
+				ls.valid[f.Target] = union(ls.valid[f.Target], f.ValidFlags)
 			}
 		}
+		for _, l := range corrections(ch) {
+			key := [4]string{l.Target, l.Kind, l.Wrong, l.Right}
+			have, ok := ls.byKey[key]
+			if !ok {
+				ls.byKey[key] = l
+				ls.order = append(ls.order, l)
+				continue
+			}
+			have.Count++
+			have.Where = append(have.Where, l.Where...)
+		}
 	}
+}
+
+// Lessons returns the lessons of the sessions added, most frequent first.
+func (ls *LessonSet) Lessons() []*Lesson {
+	order := slices.Clone(ls.order)
 	for _, l := range order {
-		l.ValidFlags = nonNil(valid[l.Target])
+		l.ValidFlags = nonNil(ls.valid[l.Target])
 	}
 	slices.SortStableFunc(order, func(x, y *Lesson) int {
 		return cmp.Or(cmp.Compare(y.Count, x.Count), strings.Compare(x.Target, y.Target))

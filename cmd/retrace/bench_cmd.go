@@ -20,7 +20,7 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	if c.Format == report.JSONL {
 		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
 			return report.Bench(w, report.Options{Format: c.Format}, c.numbers(nil, sr))
-		})
+		}, nil)
 	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		if o.Format == report.Table && !c.Runs {

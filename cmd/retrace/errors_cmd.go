@@ -20,7 +20,7 @@ func (c *errorsCmd) Run(g *Globals, env *Env) error {
 	if c.Format == report.JSONL {
 		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
 			return report.Errors(w, report.Options{Format: c.Format}, c.failures(nil, sr))
-		})
+		}, nil)
 	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		var failures []*analyzer.Failure

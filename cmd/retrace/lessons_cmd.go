@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
 )
@@ -11,16 +13,23 @@ type lessonsCmd struct {
 	MinCount int    `name:"min-count" default:"1" help:"Only mistakes made at least this many times."`
 }
 
-// Run prints the mistakes made and their corrections.
+// Run prints the mistakes made and their corrections. The lessons are
+// drawn from each session as soon as it is analyzed; the numbers the calls
+// printed are not read.
 func (c *lessonsCmd) Run(g *Globals, env *Env) error {
 	c.reduce = true
-	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+	c.unread = analyzer.StreamOptions{NoNumbers: true}
+	var set analyzer.LessonSet
+	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
+		set.Add(sr)
+		return nil
+	}, func(w io.Writer) error {
 		var lessons []*analyzer.Lesson
-		for _, l := range w.report.Lessons {
+		for _, l := range set.Lessons() {
 			if l.Count >= c.MinCount {
 				lessons = append(lessons, l)
 			}
 		}
-		return report.Lessons(w, o, lessons)
+		return report.Lessons(w, report.Options{Format: c.Format, Color: g.color(env)}, lessons)
 	})
 }

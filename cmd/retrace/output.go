@@ -33,20 +33,24 @@ func (in *inputs) render(g *Globals, env *Env, format string, write func(*output
 	return errors.Join(loadErr)
 }
 
-// stream is render for the formats that are written a session at a time,
-// JSON Lines: each session's report is handed to write as soon as it is
-// analyzed, and let go, so that memory holds a few sessions rather than
-// all of them.
-func (in *inputs) stream(g *Globals, env *Env, write func(io.Writer, *analyzer.SessionReport) error) error {
+// stream is render for what is written a session at a time, or drawn from
+// what is kept of each session rather than from the whole report: each
+// session's report is handed to each as soon as it is analyzed, and let go,
+// so that memory holds a few sessions rather than all of them. Then end,
+// when not nil, writes what was kept.
+func (in *inputs) stream(g *Globals, env *Env, each func(io.Writer, *analyzer.SessionReport) error, end func(io.Writer) error) error {
 	w := bufio.NewWriter(env.Stdout)
 	var writeErr error
 	loadErr := in.each(g, env, func(sr *analyzer.SessionReport) {
 		if writeErr == nil {
-			writeErr = write(w, sr)
+			writeErr = each(w, sr)
 		}
 	})
 	if loadErr != nil && loadErr != errPartial {
 		return loadErr
+	}
+	if writeErr == nil && end != nil {
+		writeErr = end(w)
 	}
 	if writeErr != nil {
 		return writeErr

@@ -18,7 +18,7 @@ func (c *pairsCmd) Run(g *Globals, env *Env) error {
 	if c.Format == report.JSONL {
 		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
 			return report.Pairs(w, report.Options{Format: c.Format}, c.chains(nil, sr))
-		})
+		}, nil)
 	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		var chains []*analyzer.Chain

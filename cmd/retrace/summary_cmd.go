@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"errors"
+	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
@@ -21,19 +20,13 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 		})
 	}
 	// Only the counts are written: each session is counted as soon as it
-	// is analyzed and let go, and the numbers it printed are not read.
+	// is analyzed, and the numbers it printed are not read.
 	c.unread = analyzer.StreamOptions{NoNumbers: true}
 	sum := analyzer.NewSummary()
-	loadErr := c.each(g, env, sum.Add)
-	if loadErr != nil && loadErr != errPartial {
-		return loadErr
-	}
-	w := bufio.NewWriter(env.Stdout)
-	if err := report.SummaryCounts(w, report.Options{Format: c.Format}, sum); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return errors.Join(loadErr)
+	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
+		sum.Add(sr)
+		return nil
+	}, func(w io.Writer) error {
+		return report.SummaryCounts(w, report.Options{Format: c.Format}, sum)
+	})
 }
