@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -69,6 +70,9 @@ type SessionReport struct {
 	Chains []*Chain
 	// Benchmarks lists the numbers the session's calls printed, in order.
 	Benchmarks []*Bench
+	// Part reports that the report is of the first calls of its session
+	// only, and the next report goes on with it (see StreamOptions.Part).
+	Part bool
 }
 
 // A Report holds what the analysis found in a set of sessions.
@@ -115,18 +119,49 @@ type SessionStream struct {
 	facts map[*parser.Call]*callFacts
 	keep  bool // leave the calls' outputs as they are (AnalyzeSession)
 	opts  StreamOptions
+
+	// With StreamOptions.Part: the calls added, in the order of their
+	// ordinals, that no part has taken yet, with their facts; the calls
+	// added before one with a lower ordinal; the ordinal of the next call
+	// the window takes; and its length when a cut was last looked for.
+	win     *sessionAnalysis
+	early   map[int]*parser.Call
+	earlyF  map[int]*callFacts
+	next    int
+	checked int
 }
 
 // StreamOptions leave out of a SessionStream's report what its reader does
-// not read, for speed.
+// not read, for speed, and let it hand the report out in parts.
 type StreamOptions struct {
 	// NoNumbers leaves out the benchmark numbers, whose reading is the
 	// costliest pass: the report and its chains hold none.
 	NoNumbers bool
+
+	// Part, when not nil, is handed the report in parts as calls are
+	// added, each as soon as the calls after it can no longer change it,
+	// so that a long session is never held whole; Report returns the last
+	// part. A chain is never cut: the failures and chains of the parts are
+	// those of the whole session, in order, so counts and lessons drawn
+	// from the parts are those of the whole. A part's Session holds the
+	// calls of the part and Path; only the last part's is the session
+	// itself, with its Calls set to those of that part. Parts need
+	// NoNumbers, as the numbers of a call may depend on calls long before
+	// it, and ordinals from 1 up (parser.Session's).
+	Part func(*SessionReport)
+	// PartCalls is the fewest calls of a part but the last; 0 means 4096.
+	PartCalls int
+	// Path is the path of the session, for the parts' Session.
+	Path string
 }
 
 // NewSessionStream returns a SessionStream for one session.
-func NewSessionStream(o StreamOptions) *SessionStream { return &SessionStream{opts: o} }
+func NewSessionStream(o StreamOptions) *SessionStream {
+	if o.Part != nil && !o.NoNumbers {
+		panic("analyzer: StreamOptions.Part without NoNumbers")
+	}
+	return &SessionStream{opts: o}
+}
 
 // Add analyzes a finished call: its command, whether and why it failed,
 // the numbers it printed. Then it clears what no later pass and no report
@@ -134,25 +169,32 @@ func NewSessionStream(o StreamOptions) *SessionStream { return &SessionStream{op
 // its excerpt), and the arguments of a shell call (the command line says
 // them). Calls must not change after they are added.
 func (st *SessionStream) Add(c *parser.Call) {
+	f := analyzeCall(c, !st.opts.NoNumbers)
+	if !st.keep {
+		if f.diag == nil {
+			c.Output = ""
+		}
+		if c.Kind == parser.Shell {
+			c.Args = nil
+		}
+	}
+	if st.opts.Part != nil {
+		st.take(c, f)
+		return
+	}
 	if st.facts == nil {
 		st.facts = make(map[*parser.Call]*callFacts)
 	}
-	f := analyzeCall(c, !st.opts.NoNumbers)
 	st.facts[c] = f
-	if st.keep {
-		return
-	}
-	if f.diag == nil {
-		c.Output = ""
-	}
-	if c.Kind == parser.Shell {
-		c.Args = nil
-	}
 }
 
 // Report returns the analysis of s, whose calls were given to Add; calls
-// that were not are analyzed now.
+// that were not are analyzed now. With StreamOptions.Part, it is the
+// analysis of the calls that no part took, and s.Calls is set to them.
 func (st *SessionStream) Report(s *parser.Session) *SessionReport {
+	if st.opts.Part != nil {
+		return st.last(s)
+	}
 	facts := make([]*callFacts, len(s.Calls))
 	for i, c := range s.Calls {
 		if facts[i] = st.facts[c]; facts[i] == nil {
@@ -160,9 +202,13 @@ func (st *SessionStream) Report(s *parser.Session) *SessionReport {
 		}
 	}
 	st.facts = nil
-	a := newSessionAnalysisOf(s, facts)
-	rep := &SessionReport{Session: s}
-	for i := range s.Calls {
+	return st.report(newSessionAnalysisOf(s, facts))
+}
+
+// report draws the report of the analyzed calls of a.
+func (st *SessionStream) report(a *sessionAnalysis) *SessionReport {
+	rep := &SessionReport{Session: a.s}
+	for i := range a.s.Calls {
 		if f := a.failures[i]; f != nil {
 			rep.Failures = append(rep.Failures, f)
 		}
@@ -184,6 +230,74 @@ func (st *SessionStream) Report(s *parser.Session) *SessionReport {
 		}
 	}
 	return rep
+}
+
+// take puts a call added with StreamOptions.Part into the window, in the
+// order of the ordinals, and hands out the calls before a cut when there
+// are enough of them.
+func (st *SessionStream) take(c *parser.Call, f *callFacts) {
+	if st.win == nil {
+		st.win = newSessionAnalysisOf(&parser.Session{Path: st.opts.Path}, nil)
+		st.early, st.earlyF = map[int]*parser.Call{}, map[int]*callFacts{}
+		st.next = 1
+	}
+	st.early[c.Ordinal], st.earlyF[c.Ordinal] = c, f
+	for {
+		c, ok := st.early[st.next]
+		if !ok {
+			break
+		}
+		st.win.add(c, st.earlyF[st.next])
+		delete(st.early, st.next)
+		delete(st.earlyF, st.next)
+		st.next++
+	}
+	size := st.opts.PartCalls
+	if size <= 0 {
+		size = 4096
+	}
+	n := len(st.win.s.Calls)
+	if n < 2*size || n-st.checked < size/4 {
+		return
+	}
+	st.checked = n
+	if p := st.win.settled(n); p >= size {
+		st.opts.Part(st.cut(p))
+		st.checked -= p
+	}
+}
+
+// cut takes the first p calls out of the window and returns their report.
+func (st *SessionStream) cut(p int) *SessionReport {
+	w := st.win
+	part := newSessionAnalysisOf(&parser.Session{Path: st.opts.Path, Calls: w.s.Calls[:p:p]}, w.facts[:p:p])
+	rest := newSessionAnalysisOf(&parser.Session{Path: st.opts.Path}, nil)
+	for i := p; i < len(w.s.Calls); i++ {
+		rest.add(w.s.Calls[i], w.facts[i])
+	}
+	st.win = rest
+	rep := st.report(part)
+	rep.Part = true
+	return rep
+}
+
+// last returns the report of the calls no part took, those added out of
+// order included, as the session's own.
+func (st *SessionStream) last(s *parser.Session) *SessionReport {
+	if st.win == nil { // no call was added
+		facts := make([]*callFacts, len(s.Calls))
+		for i, c := range s.Calls {
+			facts[i] = analyzeCall(c, false)
+		}
+		return st.report(newSessionAnalysisOf(s, facts))
+	}
+	for _, o := range slices.Sorted(maps.Keys(st.early)) {
+		st.win.add(st.early[o], st.earlyF[o])
+	}
+	s.Calls = st.win.s.Calls
+	a := newSessionAnalysisOf(s, st.win.facts)
+	st.win, st.early, st.earlyF = nil, nil, nil
+	return st.report(a)
 }
 
 // callFacts are what the passes read of one call, found when it is added.
@@ -248,25 +362,37 @@ func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
 	return a
 }
 
+// newSessionAnalysisOf analyzes the calls of s, whose facts are given.
 func newSessionAnalysisOf(s *parser.Session, facts []*callFacts) *sessionAnalysis {
+	calls := s.Calls
+	s.Calls = make([]*parser.Call, 0, len(calls))
 	a := &sessionAnalysis{
 		s:        s,
 		ref:      SessionRef{Path: s.Path, Format: s.Format, ID: s.ID},
-		cmds:     make([]*Command, len(s.Calls)),
-		targets:  make([]string, len(s.Calls)),
-		failures: make([]*Failure, len(s.Calls)),
-		index:    make(map[string]int, len(s.Calls)),
-		facts:    facts,
+		cmds:     make([]*Command, 0, len(calls)),
+		targets:  make([]string, 0, len(calls)),
+		failures: make([]*Failure, 0, len(calls)),
+		index:    make(map[string]int, len(calls)),
+		facts:    make([]*callFacts, 0, len(calls)),
 	}
-	for i, c := range s.Calls {
-		a.index[c.ID] = i
-		f := facts[i]
-		a.cmds[i], a.targets[i] = f.cmd, f.target
-		if f.diag != nil {
-			a.failures[i] = a.newFailure(i, f.diag)
-		}
+	for i, c := range calls {
+		a.add(c, facts[i])
 	}
 	return a
+}
+
+// add appends a call to the analysis.
+func (a *sessionAnalysis) add(c *parser.Call, f *callFacts) {
+	i := len(a.s.Calls)
+	a.s.Calls = append(a.s.Calls, c)
+	a.facts = append(a.facts, f)
+	a.index[c.ID] = i
+	a.cmds = append(a.cmds, f.cmd)
+	a.targets = append(a.targets, f.target)
+	a.failures = append(a.failures, nil)
+	if f.diag != nil {
+		a.failures[i] = a.newFailure(i, f.diag)
+	}
 }
 
 func (a *sessionAnalysis) newFailure(i int, d *Diagnosis) *Failure {

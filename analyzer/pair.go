@@ -122,33 +122,76 @@ func (a *sessionAnalysis) pair() []*Chain {
 		if f == nil || taken[i] || f.Category == Rejected {
 			continue
 		}
-		attempts := []int{i}
-		fix := -1
-		for j := i + 1; j < len(a.s.Calls) && j-attempts[len(attempts)-1] <= Lookahead; j++ {
-			if a.asksHelp(j) {
-				continue
-			}
-			if a.sameTarget(i, j) {
-				if g := a.failures[j]; g != nil {
-					if g.Category != Rejected {
-						attempts = append(attempts, j)
-					}
-					continue
-				}
-				fix = j
-				break
-			}
-			if a.failures[j] == nil && a.runsTarget(i, j) {
-				fix = j // `pip install mkdocs && mkdocs build` after mkdocs failed
-				break
-			}
-		}
+		attempts, fix, _ := a.follow(i, len(a.s.Calls))
 		for _, k := range attempts {
 			taken[k] = true
 		}
 		chains = append(chains, a.chain(attempts, fix))
 	}
 	return chains
+}
+
+// follow follows the chain of failure i through the first n calls: its
+// failed attempts, and its fix or -1. short reports that the n calls ran
+// out before the chain was fixed or Lookahead calls passed after its last
+// attempt: calls after them may still belong to it.
+func (a *sessionAnalysis) follow(i, n int) (attempts []int, fix int, short bool) {
+	attempts = []int{i}
+	j := i + 1
+	for ; j < n && j-attempts[len(attempts)-1] <= Lookahead; j++ {
+		if a.asksHelp(j) {
+			continue
+		}
+		if a.sameTarget(i, j) {
+			if g := a.failures[j]; g != nil {
+				if g.Category != Rejected {
+					attempts = append(attempts, j)
+				}
+				continue
+			}
+			return attempts, j, false
+		}
+		if a.failures[j] == nil && a.runsTarget(i, j) {
+			return attempts, j, false // `pip install mkdocs && mkdocs build` after mkdocs failed
+		}
+	}
+	return attempts, -1, j == n && j-attempts[len(attempts)-1] <= Lookahead
+}
+
+// settled returns the largest p, at most n, such that the chains of the
+// failures before p are decided by the calls before p and read no call
+// from p on (the chains of later failures never read back): the first p
+// calls pair as they would with all the calls of the session after them.
+func (a *sessionAnalysis) settled(n int) int {
+	taken := make([]bool, n)
+	best, reach := 0, -1 // reach: the last call a chain so far reads
+	for i := range n {
+		f := a.failures[i]
+		if f == nil || taken[i] || f.Category == Rejected {
+			continue
+		}
+		if reach < i {
+			best = i
+		}
+		attempts, fix, short := a.follow(i, n)
+		if short {
+			return best
+		}
+		for _, k := range attempts {
+			taken[k] = true
+		}
+		end := fix
+		if fix < 0 {
+			// Unresolved: the search for a retry read Lookahead calls on,
+			// which covers the three a workaround is looked for in.
+			end = attempts[len(attempts)-1] + Lookahead
+		}
+		reach = max(reach, end)
+	}
+	if reach < n {
+		best = n
+	}
+	return best
 }
 
 // sameTarget reports whether calls i and j run the same thing in the same

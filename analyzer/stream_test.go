@@ -138,3 +138,100 @@ func TestStreamCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamParts checks that a session handed out in parts as its calls
+// are added gives, summed up, the summary and the lessons of the whole
+// session, and the same failures and chains in the same order.
+func TestStreamParts(t *testing.T) {
+	samples := streamSamples(t)
+	for _, sf := range synth.Formats {
+		files, err := synth.Transcripts(sf.Name, 9, 4<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples[sf.Name+"/large"] = files[0]
+	}
+	var whole []*analyzer.SessionReport
+	sum := analyzer.NewSummary()
+	var lessons analyzer.LessonSet
+	var failures []*analyzer.Failure
+	var chains []*analyzer.Chain
+	parted := 0
+	for _, size := range []int{1, 7, 64} {
+		for name, data := range samples {
+			s, _ := parser.Parse(bytes.NewReader(data), name, nil)
+			if s == nil {
+				continue
+			}
+			st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
+			for _, c := range s.Calls {
+				st.Add(c)
+			}
+			whole = append(whole, st.Report(s))
+			var parts []*analyzer.SessionReport
+			st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true, PartCalls: size, Path: name,
+				Part: func(r *analyzer.SessionReport) { parts = append(parts, r) }})
+			s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
+			parts = append(parts, st.Report(s2))
+			if len(parts) > 1 {
+				parted++
+			}
+			for _, p := range parts {
+				sum.Add(p)
+				lessons.Add(p)
+				failures = append(failures, p.Failures...)
+				chains = append(chains, p.Chains...)
+			}
+		}
+	}
+	if parted < 10 {
+		t.Fatalf("only %d sessions were cut into parts", parted)
+	}
+	rep := analyzer.Combine(whole)
+	var want, got bytes.Buffer
+	o := report.Options{Format: report.JSON}
+	if err := report.Summary(&want, o, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.SummaryCounts(&got, o, sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Lessons(&want, o, rep.Lessons); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Lessons(&got, o, lessons.Lessons()); err != nil {
+		t.Fatal(err)
+	}
+	// The parts name their session by path alone.
+	var wantF []*analyzer.Failure
+	var wantC []*analyzer.Chain
+	for _, r := range rep.Sessions {
+		wantF = append(wantF, r.Failures...)
+		wantC = append(wantC, r.Chains...)
+	}
+	for _, list := range [][]*analyzer.Failure{wantF, failures} {
+		for _, f := range list {
+			f.Session = analyzer.SessionRef{Path: f.Session.Path}
+		}
+	}
+	for _, list := range [][]*analyzer.Chain{wantC, chains} {
+		for _, ch := range list {
+			ch.Session = analyzer.SessionRef{Path: ch.Session.Path}
+		}
+	}
+	if err := report.Errors(&want, o, wantF); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Errors(&got, o, failures); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Pairs(&want, o, wantC); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Pairs(&got, o, chains); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+		t.Errorf("the parts report otherwise than the whole sessions (-whole +parts):\n%s", diff)
+	}
+}

@@ -5,6 +5,8 @@ package analyzer
 type Summary struct {
 	Sessions []SessionSummary `json:"sessions"`
 	Totals   Totals           `json:"totals"`
+
+	open bool // the last session added was a part, to be continued
 }
 
 // A SessionSummary counts the calls and failures of one session.
@@ -58,14 +60,18 @@ func NewSummary() *Summary {
 }
 
 // Add counts the findings of one more session, which the Summary does not
-// keep: sessions can be summed up as they are analyzed.
+// keep: sessions can be summed up as they are analyzed. The parts of a
+// session (SessionReport.Part) add up to one, as if added whole.
 func (sum *Summary) Add(sr *SessionReport) {
 	t := &sum.Totals
-	s := sr.Session
-	ss := SessionSummary{
-		Path: s.Path, Format: s.Format, ID: s.ID, Title: s.Title,
-		Calls: len(s.Calls), SkippedLines: len(s.Skipped), Notes: s.Notes,
+	var ss SessionSummary
+	if sum.open {
+		ss = sum.Sessions[len(sum.Sessions)-1] // the row of the parts before
 	}
+	s := sr.Session
+	ss.Path, ss.Format, ss.ID, ss.Title, ss.Notes = s.Path, s.Format, s.ID, s.Title, s.Notes
+	ss.Calls += len(s.Calls)
+	ss.SkippedLines += len(s.Skipped)
 	for _, f := range sr.Failures {
 		t.ByCategory[f.Category]++
 		switch {
@@ -86,7 +92,15 @@ func (sum *Summary) Add(sr *SessionReport) {
 			t.FixedFirstRetry++
 		}
 	}
-	sum.Sessions = append(sum.Sessions, ss)
+	if sum.open {
+		sum.Sessions[len(sum.Sessions)-1] = ss
+	} else {
+		sum.Sessions = append(sum.Sessions, ss)
+	}
+	sum.open = sr.Part
+	if sr.Part {
+		return // the totals take the session once it is whole
+	}
 	t.Sessions++
 	t.Calls += ss.Calls
 	t.Failures += ss.Failures

@@ -39,6 +39,9 @@ type inputs struct {
 	reduce bool
 	// unread leaves out of the analysis what the command does not print.
 	unread analyzer.StreamOptions
+	// parts lets a long session come to the command in parts (see
+	// analyzer.StreamOptions.Part), for commands that add sessions up.
+	parts bool
 }
 
 // A rawArg is a command-line argument taken as it is. Kong decodes strings
@@ -168,7 +171,8 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 	}
 	prog := newProgress(g, env, sources)
 	w.holdWhile(prog)
-	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: in.unread}
+	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: in.unread,
+		parts: in.parts && period.isZero()} // a part does not know when its session was active
 
 	sessions, unknown, empty := 0, 0, 0
 	readAll(sources, rd, env.Stdin, func(i int, r result) {
@@ -304,24 +308,27 @@ type reader struct {
 	prog   *progress
 	reduce bool // read retrace's own JSONL output too
 	opts   analyzer.StreamOptions
+	parts  bool // hand long sessions out in parts
 }
 
-// readAll reads the sources in parallel and hands use the result of each,
-// in the order of the sources, as soon as it and those before it are read.
-// Reading runs at most a few sources ahead of use, so that the results
-// waiting their turn stay few.
+// readAll reads the sources in parallel and hands use the results of each,
+// in the order of the sources, as soon as they and those before them are
+// read. Reading runs at most a few sources ahead of use, so that the
+// results waiting their turn stay few.
 func readAll(sources []source, rd reader, stdin io.Reader, use func(int, result)) {
 	workers := min(runtime.GOMAXPROCS(0), max(len(sources), 1))
+	// A source gives one result, or with parts, one per part and a last.
 	done := make([]chan result, len(sources))
 	for i := range done {
-		done[i] = make(chan result, 1)
+		done[i] = make(chan result, 4)
 	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				done[i] <- rd.read(sources[i], stdin)
+				done[i] <- rd.read(sources[i], stdin, func(r result) { done[i] <- r })
+				close(done[i])
 				rd.prog.fileDone()
 			}
 		})
@@ -337,15 +344,19 @@ func readAll(sources []source, rd reader, stdin io.Reader, use func(int, result)
 		close(jobs)
 	}()
 	for i := range sources {
-		use(i, <-done[i])
+		for r := range done[i] {
+			use(i, r)
+		}
 		done[i] = nil
 		<-ahead
 	}
 	wg.Wait()
 }
 
-// read parses, redacts and analyzes one source.
-func (rd reader) read(src source, stdin io.Reader) result {
+// read parses, redacts and analyzes one source. With rd.parts, the parts
+// of a long session go to part as they are analyzed, and the result holds
+// the last.
+func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	if src.opencode {
 		return rd.readOpencode(src)
 	}
@@ -381,7 +392,15 @@ func (rd reader) read(src source, stdin io.Reader) result {
 	// with it, and the outputs no report quotes are let go, so that a
 	// large transcript is never held whole. The analysis runs beside the
 	// decoder, so that even one large file keeps two cores busy.
-	st := analyzer.NewSessionStream(rd.opts)
+	opts := rd.opts
+	if rd.parts {
+		opts.Path = src.name
+		opts.Part = func(rep *analyzer.SessionReport) {
+			rep.Compact()
+			part(result{reports: []*analyzer.SessionReport{rep}})
+		}
+	}
+	st := analyzer.NewSessionStream(opts)
 	calls := make(chan *parser.Call, 64)
 	analyzed := make(chan struct{})
 	go func() {

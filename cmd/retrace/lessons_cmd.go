@@ -19,6 +19,7 @@ type lessonsCmd struct {
 func (c *lessonsCmd) Run(g *Globals, env *Env) error {
 	c.reduce = true
 	c.unread = analyzer.StreamOptions{NoNumbers: true}
+	c.parts = true
 	var set analyzer.LessonSet
 	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		set.Add(sr)

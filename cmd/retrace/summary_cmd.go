@@ -22,6 +22,7 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 	// Only the counts are written: each session is counted as soon as it
 	// is analyzed, and the numbers it printed are not read.
 	c.unread = analyzer.StreamOptions{NoNumbers: true}
+	c.parts = true
 	sum := analyzer.NewSummary()
 	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		sum.Add(sr)
