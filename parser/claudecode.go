@@ -2,10 +2,13 @@ package parser
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,35 +99,73 @@ type claudeDecoder struct {
 	line  string
 	names map[string]string // tool names and the like, kept once
 	done  func(*Call)       // called with each call once its result is read; may be nil
+
+	// With forget, the session keeps no call: byID holds the calls still
+	// waiting for their result, noID those that cannot get one, and calls
+	// counts them all.
+	forget bool
+	noID   []*Call
+	calls  int
 }
 
 func decodeClaude(r io.Reader, name string) (*Session, error) {
-	return decodeClaudeEach(r, name, nil)
+	return decodeClaudeEach(r, name, nil, false)
 }
 
 // decodeClaudeEach is decodeClaude calling done with each call once its
-// result is read, and with the calls that got none at the end.
-func decodeClaudeEach(r io.Reader, name string, done func(*Call)) (*Session, error) {
+// result is read, and with the calls that got none at the end, in order.
+// With forget, the session it returns holds no call.
+func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (*Session, error) {
 	d := &claudeDecoder{
-		done:  done,
-		s:     &Session{Path: name, Format: "claude-code", Calls: []*Call{}},
-		byID:  make(map[string]*Call),
-		first: make(map[string]*claudeFirst),
-		seed:  maphash.MakeSeed(),
-		msg:   -1,
-		names: make(map[string]string),
+		done:   done,
+		s:      &Session{Path: name, Format: "claude-code", Calls: []*Call{}},
+		byID:   make(map[string]*Call),
+		first:  make(map[string]*claudeFirst),
+		seed:   maphash.MakeSeed(),
+		msg:    -1,
+		names:  make(map[string]string),
+		forget: forget,
 	}
 	err := forEachLine(r, d.s, d.record)
 	d.line = ""
 	d.finish()
 	if done != nil {
-		for _, c := range d.s.Calls {
-			if c.Status == "no-result" {
-				done(c)
-			}
+		for _, c := range d.unanswered() {
+			done(c)
 		}
 	}
 	return d.s, err
+}
+
+// unanswered returns the calls that got no result, in order.
+func (d *claudeDecoder) unanswered() []*Call {
+	var calls []*Call
+	if d.forget {
+		calls = append(d.noID, slices.Collect(maps.Values(d.byID))...)
+		slices.SortFunc(calls, func(x, y *Call) int { return cmp.Compare(x.Ordinal, y.Ordinal) })
+		return calls
+	}
+	for _, c := range d.s.Calls {
+		if c.Status == "no-result" {
+			calls = append(calls, c)
+		}
+	}
+	return calls
+}
+
+// add numbers a call and appends it to the session, or with forget
+// counts it.
+func (d *claudeDecoder) add(c *Call) {
+	if !d.forget {
+		d.s.add(c)
+		return
+	}
+	d.calls++
+	c.Ordinal = d.calls
+	if c.ID == "" {
+		c.ID = "#" + strconv.Itoa(c.Ordinal)
+		d.noID = append(d.noID, c)
+	}
 }
 
 // keep returns s copied out of the record being read when it is part of
@@ -277,7 +318,7 @@ var blockFields = []string{"type", "id", "name", "input", "text"}
 
 func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string) {
 	id := value(b[1]).String()
-	if id != "" && d.byID[id] != nil {
+	if id != "" && d.first[id] != nil {
 		// A replayed copy of a call already read, unless it differs.
 		if f := d.first[id]; f.use != d.digest(b[2], b[3]) {
 			d.s.skip(n, fmt.Sprintf("tool_use %q has the id of the call at line %d but another name or input; skipped", id, f.useLine))
@@ -298,7 +339,7 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 	c.Kind = KindOf(c.Tool)
 	setInputRaw(c, b[3], d.keep, d.name)
 	d.text = ""
-	d.s.add(c)
+	d.add(c)
 	if id != "" {
 		d.byID[id] = c
 		d.first[id] = &claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
@@ -341,14 +382,13 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		var f [3]string
 		fields(b, resultFields, f[:])
 		id := value(f[0]).String()
-		c := d.byID[id]
-		if c == nil {
+		first := d.first[id]
+		if first == nil {
 			d.s.skip(n, "tool_result for unknown tool_use "+strconv.Quote(id))
 			continue
 		}
-		first := d.first[id]
 		sum := d.digest(f[2], f[1])
-		if c.Status != "no-result" {
+		if first.resultLine != 0 {
 			// A replayed copy of a result already read, unless it differs.
 			if first.result != sum {
 				d.s.skip(n, fmt.Sprintf("tool_result for %q differs from the one at line %d; skipped", id, first.resultLine))
@@ -356,6 +396,10 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 			continue
 		}
 		first.resultLine, first.result = n, sum
+		c := d.byID[id]
+		if d.forget {
+			delete(d.byID, id)
+		}
 		var extra string
 		if len(results) == 1 {
 			extra = rec[cfToolUseResult]

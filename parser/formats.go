@@ -23,8 +23,9 @@ type Format struct {
 	Decode func(r io.Reader, name string) (*Session, error)
 
 	// each, when set, decodes as Decode does and calls done with each call
-	// as soon as the decoder will not change it any more.
-	each func(r io.Reader, name string, done func(*Call)) (*Session, error)
+	// as soon as the decoder will not change it any more; with forget, the
+	// session does not keep the calls.
+	each func(r io.Reader, name string, done func(*Call), forget bool) (*Session, error)
 	// owned says that the strings of the sessions Decode returns share no
 	// memory with its input, so that a session keeps no more than it
 	// holds.
@@ -157,6 +158,19 @@ func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 // others. done is called in the goroutine of ParseEach, before it returns
 // the session, once for each call; it may change the call.
 func ParseEach(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
+	return parse(r, name, f, done, false)
+}
+
+// ParseStream is ParseEach for a caller that keeps the calls done is
+// given, or lets them go: the session that a format that streams returns
+// holds none of them (its Calls is empty), so that a long transcript is
+// never held whole. The other formats' sessions keep their calls, as
+// ParseEach's do. done must not be nil.
+func ParseStream(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
+	return parse(r, name, f, done, true)
+}
+
+func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (*Session, error) {
 	br := bufio.NewReaderSize(r, HeadSize)
 	head, err := br.Peek(HeadSize)
 	if len(head) == 0 && err != nil && err != io.EOF {
@@ -182,7 +196,7 @@ func ParseEach(r io.Reader, name string, f *Format, done func(*Call)) (*Session,
 		s, err := f.each(br, name, func(c *Call) {
 			c.toValidUTF8()
 			done(c)
-		})
+		}, forget)
 		if s != nil {
 			s.toValidUTF8Fields()
 		}

@@ -27,7 +27,35 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-func FuzzClaudeCode(f *testing.F)     { fuzzFormat(f, "claude-code", "claude-code") }
+// FuzzClaudeCode fuzzes the Claude Code decoder with the invariants of
+// FuzzParse, and checks that ParseStream hands out the calls ParseEach
+// does.
+func FuzzClaudeCode(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "claude-code", "*"))
+	addSeeds(f, files)
+	fm := Lookup("claude-code")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", fm) })
+		var each, stream []*Call
+		want, _ := ParseEach(bytes.NewReader(data), "fuzz", fm, func(c *Call) { each = append(each, c) })
+		got, _ := ParseStream(bytes.NewReader(data), "fuzz", fm, func(c *Call) { stream = append(stream, c) })
+		if want == nil || got == nil {
+			if want != got {
+				t.Errorf("ParseEach gave %v, ParseStream %v", want, got)
+			}
+			return
+		}
+		if len(got.Calls) != 0 {
+			t.Errorf("ParseStream's session keeps %d calls", len(got.Calls))
+		}
+		want.Calls, got.Calls = nil, nil
+		w, _ := json.Marshal([]any{want, each})
+		g, _ := json.Marshal([]any{got, stream})
+		if !bytes.Equal(w, g) {
+			t.Errorf("ParseStream gives otherwise than ParseEach:\n%s\n%s", w, g)
+		}
+	})
+}
 func FuzzOpencode(f *testing.F)       { fuzzFormat(f, "opencode", "opencode") }
 func FuzzSWEAgent(f *testing.F)       { fuzzFormat(f, "swe-agent", "swe-agent") }
 func FuzzMiniSWEAgent(f *testing.F)   { fuzzFormat(f, "mini-swe-agent", "mini-swe-agent") }

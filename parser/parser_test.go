@@ -248,3 +248,67 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
 	}
 }
+
+// TestParseStream checks that ParseStream hands done the calls ParseEach
+// hands it, in the same order and the same, and returns the same session
+// but for the calls, which a format that streams does not keep.
+func TestParseStream(t *testing.T) {
+	use := func(id, cmd string) string {
+		return `{"type":"assistant","sessionId":"s","message":{"id":"m` + id + `","content":[{"type":"tool_use","id":"` + id + `","name":"Bash","input":{"command":"` + cmd + `"}}]}}`
+	}
+	result := func(id, out string) string {
+		return `{"type":"user","message":{"content":[{"tool_use_id":"` + id + `","type":"tool_result","content":"` + out + `"}]}}`
+	}
+	inputs := map[string]string{
+		"replays": strings.Join([]string{use("a", "ls"), result("a", "x"), use("a", "ls"), result("a", "x"),
+			use("a", "rm"), result("a", "y"), use("b", "pwd"), result("c", "z"), result("b", "/")}, "\n"),
+		"unanswered and no id": strings.Join([]string{use("a", "ls"), use("", "true"), use("b", "pwd"),
+			result("b", "/"), use("c", "date"), result("c", "now")}, "\n"),
+		"out of order": strings.Join([]string{use("a", "ls"), use("b", "pwd"), use("c", "id"),
+			result("c", "1"), result("a", "x"), result("b", "/")}, "\n"),
+	}
+	for format, files := range samples(t) {
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs[format+"/"+filepath.Base(file)] = string(data)
+		}
+	}
+	dump := func(v any) string {
+		b, err := json.MarshalIndent(v, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	streamed := 0
+	for name, in := range inputs {
+		var each, stream []*Call
+		want, werr := ParseEach(strings.NewReader(in), name, nil, func(c *Call) { each = append(each, c) })
+		got, gerr := ParseStream(strings.NewReader(in), name, nil, func(c *Call) { stream = append(stream, c) })
+		if (werr == nil) != (gerr == nil) || (want == nil) != (got == nil) {
+			t.Errorf("%s: ParseEach gave %v, ParseStream %v", name, werr, gerr)
+			continue
+		}
+		if want == nil {
+			continue
+		}
+		if diff := cmp.Diff(dump(each), dump(stream)); diff != "" {
+			t.Errorf("%s: the calls handed to done differ (-ParseEach +ParseStream):\n%s", name, diff)
+		}
+		if len(got.Calls) == 0 && len(want.Calls) > 0 {
+			streamed++
+		} else if diff := cmp.Diff(dump(want.Calls), dump(got.Calls)); diff != "" {
+			t.Errorf("%s: the session keeps other calls (-ParseEach +ParseStream):\n%s", name, diff)
+		}
+		want.Calls, got.Calls = nil, nil
+		if diff := cmp.Diff(dump(want), dump(got)); diff != "" {
+			t.Errorf("%s: the sessions differ (-ParseEach +ParseStream):\n%s", name, diff)
+		}
+	}
+	if streamed < 3 {
+		t.Errorf("only %d sessions kept no calls", streamed)
+	}
+}

@@ -410,7 +410,11 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 		}
 		close(analyzed)
 	}()
-	s, err := parser.ParseEach(br, src.name, rd.format, func(c *parser.Call) { calls <- c })
+	parse := parser.ParseEach
+	if rd.parts {
+		parse = parser.ParseStream // the parts hold the calls
+	}
+	s, err := parse(br, src.name, rd.format, func(c *parser.Call) { calls <- c })
 	close(calls)
 	<-analyzed
 	if s == nil {
