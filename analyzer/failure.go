@@ -165,7 +165,7 @@ var rejectionPrefixes = []string{
 
 // blockedRE matches Claude Code refusing to work outside the session's
 // directories: "cd to '…' was blocked", "mkdir in '…' was blocked".
-var blockedRE = regexp.MustCompile(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
+var blockedRE = mustPre(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
 
 // refused reports whether out is an agent's word that the user or a sandbox
 // refused the call.
