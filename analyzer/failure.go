@@ -165,7 +165,7 @@ var rejectionPrefixes = []string{
 
 // blockedRE matches Claude Code refusing to work outside the session's
 // directories: "cd to '…' was blocked", "mkdir in '…' was blocked".
-var blockedRE = regexp.MustCompile(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
+var blockedRE = mustPre(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
 
 // refused reports whether out is an agent's word that the user or a sandbox
 // refused the call.
@@ -485,15 +485,69 @@ var numberRE = regexp.MustCompile(`^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$`)
 
 func isNumber(s string) bool { return numberRE.MatchString(s) }
 
-// escapeRE matches terminal escape sequences: colours, cursor moves, OSC
-// titles and links.
-var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
-
 // stripEscapes removes terminal escape sequences, which programs print in
-// colour even into pipes.
+// colour even into pipes: colours, cursor moves, OSC titles and links.
 func stripEscapes(s string) string {
-	if !strings.Contains(s, "\x1b") {
+	i := strings.IndexByte(s, '\x1b')
+	if i < 0 {
 		return s
 	}
-	return escapeRE.ReplaceAllString(s, "")
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for i >= 0 {
+		next := i + 1
+		if n := escapeLen(s[i:]); n > 0 {
+			b.WriteString(s[last:i])
+			last, next = i+n, i+n
+		}
+		i = strings.IndexByte(s[next:], '\x1b')
+		if i >= 0 {
+			i += next
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// escapeLen returns the length of the escape sequence s starts with, or 0
+// when it starts with none. The sequences are those the expression
+//
+//	\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])
+//
+// matches: a CSI sequence, an OSC one to its terminator or to the next
+// escape, or an escape and one byte.
+func escapeLen(s string) int {
+	if len(s) < 2 || s[0] != '\x1b' {
+		return 0
+	}
+	switch c := s[1]; {
+	case c == '[':
+		i := 2
+		for i < len(s) && '0' <= s[i] && s[i] <= '?' {
+			i++
+		}
+		for i < len(s) && ' ' <= s[i] && s[i] <= '/' {
+			i++
+		}
+		if i < len(s) && '@' <= s[i] && s[i] <= '~' {
+			return i + 1
+		}
+		return 0
+	case c == ']':
+		i := 2
+		for i < len(s) && s[i] != '\x07' && s[i] != '\x1b' {
+			i++
+		}
+		switch {
+		case i < len(s) && s[i] == '\x07':
+			return i + 1
+		case i+1 < len(s) && s[i] == '\x1b' && s[i+1] == '\\':
+			return i + 2
+		}
+		return i
+	case '@' <= c && c <= 'Z', '\\' <= c && c <= '_':
+		return 2
+	}
+	return 0
 }

@@ -29,6 +29,7 @@ import (
 type pre struct {
 	*regexp.Regexp
 	needles []string // every match holds one; nil when the expression has no useful ones
+	rare    []int    // the index in each needle of its rarest byte, which searches look for
 	fold    bool     // needles are in lower case and match in any case
 	seek    bool     // matches start at or after the line of the first needle
 }
@@ -63,6 +64,9 @@ func mustPreN(expr string, min int) *pre {
 	const long = 4
 	if l, ok := literals(re, long); ok && len(l.set) <= maxNeedles && minLen(l.set) >= min {
 		p.needles, p.fold = reduce(l.set), l.fold
+		for _, n := range p.needles {
+			p.rare = append(p.rare, rarest(n, p.fold))
+		}
 		p.seek = l.local && !hasOp(re, syntax.OpBeginText)
 	}
 	prefilters = append(prefilters, p)
@@ -322,7 +326,7 @@ func (p *pre) from(s string) (int, bool) {
 		return 0, true
 	}
 	first := -1
-	for _, n := range p.needles {
+	for k, n := range p.needles {
 		// Only an occurrence before the first one found so far matters.
 		end := len(s)
 		if first >= 0 {
@@ -330,9 +334,9 @@ func (p *pre) from(s string) (int, bool) {
 		}
 		var i int
 		if p.fold {
-			i = indexFold(s[:end], n)
+			i = indexFold(s[:end], n, p.rare[k])
 		} else {
-			i = strings.Index(s[:end], n)
+			i = indexRare(s[:end], n, p.rare[k])
 		}
 		if i >= 0 {
 			first = i
@@ -350,9 +354,50 @@ func (p *pre) from(s string) (int, bool) {
 	return strings.LastIndexByte(s[:first], '\n') + 1, true
 }
 
+// indexRare returns the index of the first occurrence of needle in s, or
+// -1, as strings.Index does. It looks for the needle's byte at k, its
+// rarest, and compares around each occurrence: strings.Index looks for the
+// first byte, and in most texts the first bytes of needles ("e" of "error:
+// ", " " of " Error ") are everywhere.
+func indexRare(s, needle string, k int) int {
+	n := len(needle)
+	switch {
+	case n == 0:
+		return 0
+	case n == 1:
+		return strings.IndexByte(s, needle[0])
+	case n > len(s):
+		return -1
+	}
+	c := needle[k]
+	last := len(s) - n + k // the last place the rare byte can be
+	fails := 0
+	for i := k; i <= last; {
+		j := strings.IndexByte(s[i:last+1], c)
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if s[i-k:i-k+n] == needle {
+			return i - k
+		}
+		i++
+		// On a text where the rare byte is common after all, leave the
+		// search to strings.Index, which bounds its cost.
+		if fails++; fails > 4+i>>4 {
+			if j := strings.Index(s[i-k:], needle); j >= 0 {
+				return i - k + j
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
 // indexFold returns the index of the first occurrence of needle, which is
-// in lower-case ASCII, in s, in any ASCII case; or -1.
-func indexFold(s, needle string) int {
+// in lower-case ASCII, in s, in any ASCII case; or -1. k is the index in
+// needle of its rarest byte.
+func indexFold(s, needle string, k int) int {
 	if len(needle) == 0 {
 		return 0
 	}
@@ -363,7 +408,6 @@ func indexFold(s, needle string) int {
 	// around each occurrence. next[x] is the position of the next
 	// occurrence of case x at or after i, -1 when there is none and -2
 	// before the first search.
-	k := rarest(needle)
 	c := [2]byte{needle[k], needle[k]}
 	if 'a' <= c[0] && c[0] <= 'z' {
 		c[1] = c[0] - 'a' + 'A'
@@ -412,26 +456,24 @@ func equalFoldASCII(s, lower string) bool {
 	return true
 }
 
-// letterRank orders the lower-case letters from the most frequent in
-// English and code to the rarest.
-const letterRank = "etaoinsrlcdhupmfgywbvkxjqz"
+// byteRank orders the printable ASCII bytes, the tab and the newline from
+// the most frequent in tool outputs (those of synthetic and real
+// transcripts) to the rarest. Other bytes are rarer still.
+const byteRank = " etrosniacl.du\nmp0/f1h:g-2=()yk3b5_46w79v8\",x`{T}>;CSPRBE][DqI\tAON$MLFZ*U'+jW|<%HK#G^JQz\\V~!@YX?&"
 
 // rarest returns the index of the byte of needle least likely to occur in
-// text: punctuation before rare letters before common ones.
-func rarest(needle string) int {
+// text. With fold, the needle is in lower case and is looked for in any
+// case, so a letter counts as frequent as the more frequent of its cases.
+func rarest(needle string, fold bool) int {
 	best, bestRank := 0, -1
 	for i := 0; i < len(needle); i++ {
 		c := needle[i]
-		rank := 0
-		switch {
-		case c == ' ':
-			rank = 0
-		case 'a' <= c && c <= 'z':
-			rank = 1 + strings.IndexByte(letterRank, c)
-		case '0' <= c && c <= '9':
-			rank = 10
-		default:
-			rank = 40 // punctuation
+		rank := strings.IndexByte(byteRank, c)
+		if rank < 0 {
+			rank = len(byteRank)
+		}
+		if fold && 'a' <= c && c <= 'z' {
+			rank = min(rank, strings.IndexByte(byteRank, c-'a'+'A'))
 		}
 		if rank > bestRank {
 			best, bestRank = i, rank

@@ -69,10 +69,37 @@ func TestIndexFold(t *testing.T) {
 				break
 			}
 		}
-		if got := indexFold(s, needle); got != want {
+		if got := indexFold(s, needle, rarest(needle, true)); got != want {
 			t.Fatalf("indexFold(%q, %q) = %d, want %d", s, needle, got, want)
 		}
 	}
+}
+
+func TestIndexRare(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		s := randomText(r, "ab :e\u00e9", r.IntN(200))
+		needle := randomText(r, "ab :e\u00e9", r.IntN(5))
+		for k := range len(needle) {
+			if got, want := indexRare(s, needle, k), strings.Index(s, needle); got != want {
+				t.Fatalf("indexRare(%q, %q, %d) = %d, want %d", s, needle, k, got, want)
+			}
+		}
+	}
+}
+
+// FuzzIndexRare checks indexRare against strings.Index, looking for each
+// byte of the needle in turn.
+func FuzzIndexRare(f *testing.F) {
+	f.Add("error: x\nerror: y", "error: ")
+	f.Add("eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeex", "eex")
+	f.Fuzz(func(t *testing.T, s, needle string) {
+		for k := range len(needle) {
+			if got, want := indexRare(s, needle, k), strings.Index(s, needle); got != want {
+				t.Fatalf("indexRare(%q, %q, %d) = %d, want %d", s, needle, k, got, want)
+			}
+		}
+	})
 }
 
 func randomText(r *rand.Rand, alphabet string, n int) string {

@@ -27,7 +27,7 @@ func classify(name string) nameClass {
 	if name == "" || len(name) > 64 {
 		return notSecret
 	}
-	if !secretEnd(name[len(name)-1]) {
+	if !secretEnd(name[len(name)-1]) || !secretEnds(name) {
 		return notSecret
 	}
 	// tail is the end of the name, lower case, without separators.
@@ -70,6 +70,37 @@ func secretEnd(c byte) bool {
 	switch c | 0x20 {
 	case 'y', 'd', 'e', 's', 'n', 't':
 		return true
+	}
+	return false
+}
+
+// secretEnds reports whether name, which ends with a letter, may be a
+// secret's by its last two letters, ignoring case and separators: whether
+// they end one of the words classify looks for (key, password, passwd,
+// pwd, passphrase, pass, token, secret). It turns away in a few steps most
+// names that secretEnd lets through.
+func secretEnds(name string) bool {
+	j := len(name) - 2
+	for j >= 0 && (name[j] == '_' || name[j] == '-' || name[j] == '.') {
+		j--
+	}
+	if j < 0 {
+		return false
+	}
+	a, b := name[j]|0x20, name[len(name)-1]|0x20
+	switch {
+	case b == 'y':
+		return a == 'e'
+	case b == 'd':
+		return a == 'r' || a == 'w'
+	case b == 'e':
+		return a == 's'
+	case b == 's':
+		return a == 's'
+	case b == 'n':
+		return a == 'e'
+	case b == 't':
+		return a == 'e'
 	}
 	return false
 }
