@@ -1,8 +1,7 @@
 package parser
 
 import (
-	"bytes"
-	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -146,31 +145,17 @@ const (
 )
 
 // validString validates the rest of a string whose opening quote is at
-// data[i-1], and returns the index after its closing quote. It finds the
-// quotes and backslashes with the vectorized bytes.IndexByte, and checks
-// the bytes between for control characters eight at a time.
+// data[i-1], and returns the index after its closing quote.
 func validString(data []byte, i int) (int, bool) {
-	quote := -1 // the next '"' at or after i, once searched
 	for {
-		if quote < i {
-			q := bytes.IndexByte(data[i:], '"')
-			if q < 0 {
-				return len(data), false
-			}
-			quote = i + q
-		}
-		seg := data[i:quote]
-		esc := bytes.IndexByte(seg, '\\')
-		if esc >= 0 {
-			seg = seg[:esc]
-		}
-		if hasControl(seg) {
+		i = stringStop(data, i)
+		if i == len(data) || data[i] < ' ' {
 			return i, false
 		}
-		if esc < 0 {
-			return quote + 1, true
+		if data[i] == '"' {
+			return i + 1, true
 		}
-		i += esc + 1 // the escaped character
+		i++ // the escaped character
 		if i == len(data) {
 			return i, false
 		}
@@ -190,24 +175,35 @@ func validString(data []byte, i int) (int, bool) {
 	}
 }
 
-// hasControl reports whether b holds a byte below ' ', which a JSON
-// string may not.
-func hasControl(b []byte) bool {
-	var acc uint64
-	i := 0
-	for ; len(b)-i >= 8; i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		acc |= (w - ones*' ') &^ w
-	}
-	if acc&highs != 0 {
-		return true
-	}
-	for ; i < len(b); i++ {
-		if b[i] < ' ' {
-			return true
+// stringStop returns the index of the first byte at or after i that ends
+// a run of plain text in a JSON string: a quote, a backslash or a control
+// character; len(s) when there is none. Escapes come every few bytes in
+// transcripts' outputs and code, too often for bytes.IndexByte to pay, so
+// it reads eight bytes at a time and finds all three in one pass.
+func stringStop[T string | []byte](s T, i int) int {
+	for ; len(s)-i >= 8; i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if m := stops(w); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
-	return false
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < ' ' {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// stops returns a word whose high bits mark, in the eight bytes of w read
+// as little-endian, the bytes that are '"', '\\' or below ' '. Only the
+// lowest marked byte is sure to be one: a borrow can mark bytes above it.
+func stops(w uint64) uint64 {
+	q := w ^ (ones * '"')
+	b := w ^ (ones * '\\')
+	return ((q-ones)&^q | (b-ones)&^b | (w-ones*' ')&^w) & highs
 }
 
 func isHex(c byte) bool {

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +19,9 @@ func jsonSeeds(t testing.TB) []string {
 		`"abcdefghijklmnopqrstuvwxyz0123456789"`, "\"abcdefghij\x01klmnop\"", `nul`, `tru`, `{"a":"b"} x`,
 		`"\ud83d\ude00"`, `"\ud83d"`, `"\ude00x"`, `"\ud83d\u0041"`, `"\ud83d\ud83d\ude00"`, `"a\\\"b\/c\b\f\n\r\t"`,
 		`["\u00e9\u4e2d", {"k\u0065y": "v\"w"}]`,
+		`"abcdefg\u0041bcdefghi\\jklmnopq\"rstuvwx\nyz"`, "\"abcdefghijklmno\x1fpq\"", "\"abcdefghijklmnop\x00\"",
+		`"abcdefgh\`, `"abcdefghijklmnopqrstuvw\u00`, "\"abcdefgh\xe9\x80\xff\xc3\xa9ijklmnop\"", `"abcdefgh\q"`,
+		`{"abcdefghijklmnopqrstuvwxyz\"":"\\\\\\\\\\\\\\\\\"","b":1}`,
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.jsonl"))
 	for _, f := range files {
@@ -92,22 +94,40 @@ func checkJSON(t *testing.T, s string) {
 	}
 }
 
-func TestHasControl(t *testing.T) {
+func TestStringStop(t *testing.T) {
 	for n := range 20 {
 		for b := 0; b < 256; b++ {
 			for pos := range n {
 				buf := []byte(strings.Repeat("a", n))
 				buf[pos] = byte(b)
-				if got, want := hasControl(buf), b < ' '; got != want {
-					t.Fatalf("hasControl with %#x at %d of %d = %v", b, pos, n, got)
-				}
+				checkStringStop(t, string(buf))
 			}
 		}
 	}
-	var w [8]byte
-	binary.LittleEndian.PutUint64(w[:], 0x7f80ff20217e2122)
-	if hasControl(w[:]) {
-		t.Error("hasControl of bytes at or above ' '")
+	checkStringStop(t, "\x7f\x80\xff\x20\x21\x7e\x21\x22\x5b\x5d\x5c")
+}
+
+func FuzzStringStop(f *testing.F) {
+	for _, s := range jsonSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(checkStringStop)
+}
+
+// checkStringStop checks stringStop against a plain loop over the bytes,
+// from every start.
+func checkStringStop(t *testing.T, s string) {
+	for i := 0; i <= len(s); i++ {
+		want := i
+		for want < len(s) && s[want] != '"' && s[want] != '\\' && s[want] >= ' ' {
+			want++
+		}
+		if got := stringStop(s, i); got != want {
+			t.Fatalf("stringStop(%q, %d) = %d, want %d", s, i, got, want)
+		}
+		if got := stringStop([]byte(s), i); got != want {
+			t.Fatalf("stringStop([]byte(%q), %d) = %d, want %d", s, i, got, want)
+		}
 	}
 }
 
