@@ -177,18 +177,17 @@ type claudeRecord [cfCount]string
 func (r *claudeRecord) get(f int) gjson.Result { return value(r[f]) }
 
 func (d *claudeDecoder) record(line []byte, n int) {
-	if !validJSON(line) {
+	d.line = unsafe.String(unsafe.SliceData(line), len(line))
+	var rec claudeRecord
+	if !validFields(d.line, claudeFields, rec[:]) {
 		msg, _ := jsonError(line)
 		d.s.skip(n, msg)
 		return
 	}
-	d.line = unsafe.String(unsafe.SliceData(line), len(line))
 	if d.line[skipSpace(d.line, 0)] != '{' {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	var rec claudeRecord
-	fields(d.line, claudeFields, rec[:])
 	switch typ := rec.get(cfType).String(); typ {
 	case "assistant", "user":
 		d.envelope(&rec, n)

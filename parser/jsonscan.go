@@ -13,24 +13,34 @@ import (
 // This file reads JSON records faster than gjson does where transcripts
 // spend their bytes: in long strings (outputs, file contents, images).
 // validJSON accepts what gjson.ValidBytes accepts, and checks strings eight
-// bytes at a time; field and eachElement walk a record that is known to
-// be valid, skipping strings with a vectorized search for their closing
-// quote. What they find is handed to gjson (gjson.Parse of the raw value),
+// bytes at a time; validFields also picks out a record's members as it
+// goes. field and eachElement walk a record that is known to be valid,
+// skipping strings with a vectorized search for their closing quote.
+// What they find is handed to gjson (gjson.Parse of the raw value),
 // so that values read exactly as gjson.Get would give them.
 
 // validJSON reports whether data is a valid JSON value, surrounded by
 // white space or not: the answer of gjson.ValidBytes, which transcripts'
 // decoders must give on every record (the style guide's rule 5).
 func validJSON(data []byte) bool {
+	return validFields(unsafe.String(unsafe.SliceData(data), len(data)), nil, nil)
+}
+
+// validFields is validJSON of data that, in the same pass, does what
+// fields(data, names, vals) does when data is an object. It may store
+// values in vals before it finds data invalid.
+func validFields(data string, names, vals []string) bool {
 	i := skipSpace(data, 0)
 	if i == len(data) {
 		return false
 	}
-	i, ok := validValue(data, i)
-	if !ok {
-		return false
+	var ok bool
+	if data[i] == '{' {
+		i, ok = validObject(data, i+1, names, vals)
+	} else {
+		i, ok = validValue(data, i)
 	}
-	return skipSpace(data, i) == len(data)
+	return ok && skipSpace(data, i) == len(data)
 }
 
 // skipSpace returns the index of the first byte at or after i that is not
@@ -44,10 +54,10 @@ func skipSpace[T string | []byte](data T, i int) int {
 
 // validValue validates the value that starts at data[i] and returns the
 // index after it.
-func validValue(data []byte, i int) (int, bool) {
+func validValue(data string, i int) (int, bool) {
 	switch data[i] {
 	case '{':
-		return validObject(data, i+1)
+		return validObject(data, i+1, nil, nil)
 	case '[':
 		return validArray(data, i+1)
 	case '"':
@@ -64,14 +74,17 @@ func validValue(data []byte, i int) (int, bool) {
 	return i, false
 }
 
-func validWord(data []byte, i int, word string) (int, bool) {
-	if len(data)-i >= len(word) && string(data[i:i+len(word)]) == word {
+func validWord(data string, i int, word string) (int, bool) {
+	if len(data)-i >= len(word) && data[i:i+len(word)] == word {
 		return i + len(word), true
 	}
 	return i, false
 }
 
-func validObject(data []byte, i int) (int, bool) {
+// validObject validates the rest of an object whose opening brace is at
+// data[i-1], and returns the index after its closing brace. It stores the
+// raw values of the members named names in vals, as fields does.
+func validObject(data string, i int, names, vals []string) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, true
@@ -80,10 +93,12 @@ func validObject(data []byte, i int) (int, bool) {
 		if i == len(data) || data[i] != '"' {
 			return i, false
 		}
+		key := i + 1
 		var ok bool
-		if i, ok = validString(data, i+1); !ok {
+		if i, ok = validString(data, key); !ok {
 			return i, false
 		}
+		keyEnd := i - 1
 		i = skipSpace(data, i)
 		if i == len(data) || data[i] != ':' {
 			return i, false
@@ -92,8 +107,12 @@ func validObject(data []byte, i int) (int, bool) {
 		if i == len(data) {
 			return i, false
 		}
+		val := i
 		if i, ok = validValue(data, i); !ok {
 			return i, false
+		}
+		if names != nil {
+			setField(data[key:keyEnd], data[val:i], names, vals)
 		}
 		i = skipSpace(data, i)
 		if i == len(data) {
@@ -110,7 +129,7 @@ func validObject(data []byte, i int) (int, bool) {
 	}
 }
 
-func validArray(data []byte, i int) (int, bool) {
+func validArray(data string, i int) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == ']' {
 		return i + 1, true
@@ -146,7 +165,7 @@ const (
 
 // validString validates the rest of a string whose opening quote is at
 // data[i-1], and returns the index after its closing quote.
-func validString(data []byte, i int) (int, bool) {
+func validString(data string, i int) (int, bool) {
 	for {
 		i = stringStop(data, i)
 		if i == len(data) || data[i] < ' ' {
@@ -180,7 +199,7 @@ func validString(data []byte, i int) (int, bool) {
 // character; len(s) when there is none. Escapes come every few bytes in
 // transcripts' outputs and code, too often for bytes.IndexByte to pay, so
 // it reads eight bytes at a time and finds all three in one pass.
-func stringStop[T string | []byte](s T, i int) int {
+func stringStop(s string, i int) int {
 	for ; len(s)-i >= 8; i += 8 {
 		b := s[i : i+8]
 		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
@@ -212,7 +231,7 @@ func isHex(c byte) bool {
 
 // validNumber validates the number that starts at data[i]: an optional
 // minus, a zero or digits, then an optional fraction and exponent.
-func validNumber(data []byte, i int) (int, bool) {
+func validNumber(data string, i int) (int, bool) {
 	if data[i] == '-' {
 		i++
 		if i == len(data) || !isDigitByte(data[i]) {
@@ -404,15 +423,23 @@ func field(obj, name string) string {
 func fields(obj string, names []string, vals []string) {
 	left := len(names)
 	eachMember(obj, func(key, val string) bool {
-		for i, n := range names {
-			if vals[i] == "" && keyIs(key, n) {
-				vals[i] = val
-				left--
-				break
-			}
+		if setField(key, val, names, vals) {
+			left--
 		}
 		return left > 0
 	})
+}
+
+// setField stores val in vals[i] when the raw key names names[i] and
+// vals[i] is still "", and reports whether it did.
+func setField(key, val string, names, vals []string) bool {
+	for i, n := range names {
+		if vals[i] == "" && keyIs(key, n) {
+			vals[i] = val
+			return true
+		}
+	}
+	return false
 }
 
 // value reads a raw value, taken from a valid record, as gjson.Parse does.

@@ -1,8 +1,10 @@
 package parser
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +75,14 @@ func checkJSON(t *testing.T, s string) {
 			}
 			return true
 		})
+		// validFields finds what fields finds.
+		names := append([]string{"type", "message", "content"}, slices.Collect(maps.Keys(r.Map()))...)
+		got, want := make([]string, len(names)), make([]string, len(names))
+		validFields(s, names, got)
+		fields(s, names, want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("validFields(%q) found %q, fields %q", s, got, want)
+		}
 		var n int
 		eachMember(s, func(string, string) bool { n++; return true })
 		if want := len(r.Map()); n < want {
@@ -124,9 +134,6 @@ func checkStringStop(t *testing.T, s string) {
 		}
 		if got := stringStop(s, i); got != want {
 			t.Fatalf("stringStop(%q, %d) = %d, want %d", s, i, got, want)
-		}
-		if got := stringStop([]byte(s), i); got != want {
-			t.Fatalf("stringStop([]byte(%q), %d) = %d, want %d", s, i, got, want)
 		}
 	}
 }
