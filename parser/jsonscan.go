@@ -434,7 +434,20 @@ func fields(obj string, names []string, vals []string) {
 // vals[i] is still "", and reports whether it did.
 func setField(key, val string, names, vals []string) bool {
 	for i, n := range names {
-		if vals[i] == "" && keyIs(key, n) {
+		if key == n {
+			if vals[i] != "" {
+				return false
+			}
+			vals[i] = val
+			return true
+		}
+	}
+	if strings.IndexByte(key, '\\') < 0 {
+		return false
+	}
+	key = gjson.Parse(`"` + key + `"`).Str
+	for i, n := range names {
+		if key == n && vals[i] == "" {
 			vals[i] = val
 			return true
 		}
