@@ -470,7 +470,11 @@ func value(raw string) gjson.Result {
 // escapes decoded, a surrogate pair as one rune, a lone surrogate as
 // U+FFFD. Unlike gjson it copies the runs between escapes whole.
 func unquote(raw string) string {
-	body := raw[1 : len(raw)-1]
+	return unquoteBody(raw[1 : len(raw)-1])
+}
+
+// unquoteBody is unquote of the text between a string's quotes.
+func unquoteBody(body string) string {
 	i := strings.IndexByte(body, '\\')
 	if i < 0 {
 		return body
@@ -557,37 +561,37 @@ func within(s, buf string) bool {
 }
 
 // setInputRaw is setInput for a raw input value, in one walk of it. What
-// it takes goes through keep, and keys through name.
+// it takes goes through keep, and keys through name. Parse makes the
+// command and the file valid UTF-8, as setInput does.
 func setInputRaw(c *Call, raw string, keep, name func(string) string) {
 	if i := skipSpace(raw, 0); i == len(raw) || raw[i] != '{' {
 		return
 	}
 	type member struct{ key, raw string }
-	var members []member
-	var command string
-	files := make([]string, len(fileKeys))
+	var buf [8]member
+	members := buf[:0]
 	eachMember(raw, func(k, v string) bool {
-		key := k
 		if strings.IndexByte(k, '\\') >= 0 {
-			key = gjson.Parse(`"` + k + `"`).Str
+			k = gjson.Parse(`"` + k + `"`).Str
 		}
-		if key == "command" && command == "" {
-			command = v
-		}
-		for i, f := range fileKeys {
-			if key == f && files[i] == "" {
-				files[i] = v
-			}
-		}
-		members = append(members, member{key, v})
+		members = append(members, member{k, v})
 		return true
 	})
-	if cmd := value(command); cmd.Type == gjson.String && c.Kind == Shell {
-		c.Command = keep(validUTF8(cmd.String()))
+	// first reads the first member named key, as gjson.Get does.
+	first := func(key string) gjson.Result {
+		for _, m := range members {
+			if m.key == key {
+				return value(m.raw)
+			}
+		}
+		return gjson.Result{}
 	}
-	for i := range fileKeys {
-		if v := value(files[i]); v.Type == gjson.String && v.String() != "" {
-			c.File = keep(validUTF8(v.String()))
+	if cmd := first("command"); cmd.Type == gjson.String && c.Kind == Shell {
+		c.Command = keep(cmd.String())
+	}
+	for _, k := range fileKeys {
+		if v := first(k); v.Type == gjson.String && v.String() != "" {
+			c.File = keep(v.String())
 			break
 		}
 	}
@@ -595,12 +599,52 @@ func setInputRaw(c *Call, raw string, keep, name func(string) string) {
 		if (m.key == "command" && c.Command != "") || (c.File != "" && isFileKey(m.key)) {
 			continue
 		}
+		var arg string
 		switch v := value(m.raw); v.Type {
-		case gjson.String, gjson.Number, gjson.True, gjson.False:
-			if c.Args == nil {
-				c.Args = make(map[string]string)
-			}
-			c.Args[name(validUTF8(m.key))] = keep(cut(validUTF8(v.String()), maxArg))
+		case gjson.String:
+			arg = argString(m.raw)
+		case gjson.Number, gjson.True, gjson.False:
+			arg = cut(validUTF8(v.String()), maxArg)
+		default:
+			continue
+		}
+		if c.Args == nil {
+			c.Args = make(map[string]string)
+		}
+		c.Args[name(validUTF8(m.key))] = keep(arg)
+	}
+}
+
+// argString returns cut(validUTF8(s), maxArg) for the text s of the raw
+// JSON string raw, without decoding all of a long one. Of the text of a
+// prefix of raw, only the last rune can differ from the whole text's: when
+// it holds more than maxArg runes, it decides the cut. A rune takes at most
+// 12 bytes of JSON (a surrogate pair).
+func argString(raw string) string {
+	body := raw[1 : len(raw)-1]
+	if n := 12 * (maxArg + 1); len(body) > n {
+		if s := validUTF8(unquoteBody(body[:escapeEnd(body, n)])); utf8.RuneCountInString(s) > maxArg {
+			return cut(s, maxArg)
 		}
 	}
+	return cut(validUTF8(unquoteBody(body)), maxArg)
+}
+
+// escapeEnd returns n, or the index after the escape of the string body
+// that n falls in.
+func escapeEnd(body string, n int) int {
+	for i := 0; i < n; {
+		j := strings.IndexByte(body[i:], '\\')
+		if j < 0 || i+j >= n {
+			break
+		}
+		i += j + 2
+		if body[i-1] == 'u' {
+			i += 4
+		}
+		if i >= n {
+			return min(i, len(body))
+		}
+	}
+	return n
 }

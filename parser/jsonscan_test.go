@@ -2,6 +2,7 @@ package parser
 
 import (
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,13 +147,61 @@ func checkStrings(t *testing.T, raw string) {
 	}
 	switch raw[0] {
 	case '"':
-		if got, want := value(raw).Str, gjson.Parse(raw).Str; got != want {
+		want := gjson.Parse(raw).Str
+		if got := value(raw).Str; got != want {
 			t.Fatalf("value(%q) = %q, gjson %q", raw, got, want)
+		}
+		if got, want := argString(raw), cut(validUTF8(want), maxArg); got != want {
+			t.Fatalf("argString(%q) = %q, want %q", raw, got, want)
 		}
 	case '{', '[':
 		eachValue(raw, func(v string) bool {
 			checkStrings(t, v)
 			return true
 		})
+	}
+}
+
+// TestArgString checks argString on long strings whose escapes, surrogate
+// pairs, characters and invalid bytes fall around the length of the prefix
+// it decodes.
+func TestArgString(t *testing.T) {
+	pieces := []string{"a", "bc", `\n`, `\"`, `\\`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\ude00`,
+		"é", "中", "😀", "\xff", "\xe2\x82", "\xf0\x9f\x98", "\x80\x80"}
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 12 * (maxArg + 2)
+	for range 3000 {
+		var b strings.Builder
+		b.WriteByte('"')
+		// Mostly one kind of piece, so that the runes are few or many.
+		common := pieces[r.IntN(len(pieces))]
+		for b.Len() < n-40+r.IntN(80) {
+			if r.IntN(4) == 0 {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				b.WriteString(common)
+			}
+		}
+		for range r.IntN(300) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		b.WriteByte('"')
+		checkArgString(t, b.String())
+	}
+	// Prefixes that hold about maxArg runes: surrogate pairs and a run of
+	// invalid bytes, which makes one rune.
+	pair := `\ud83d\ude00`
+	for m := maxArg - 12; m <= maxArg+1; m++ {
+		for x := range 40 {
+			checkArgString(t, `"`+strings.Repeat(pair, m)+strings.Repeat("\xff", x)+strings.Repeat(pair, 10)+`"`)
+			checkArgString(t, `"`+strings.Repeat(pair, m)+strings.Repeat("a", x)+strings.Repeat(pair, 10)+`"`)
+		}
+	}
+}
+
+func checkArgString(t *testing.T, raw string) {
+	t.Helper()
+	if got, want := argString(raw), cut(validUTF8(gjson.Parse(raw).Str), maxArg); got != want {
+		t.Fatalf("argString(%q) = %q, want %q", raw, got, want)
 	}
 }
