@@ -329,7 +329,8 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		}
 		return
 	}
-	var results []string
+	var buf [4]string
+	results := buf[:0]
 	eachElement(raw, func(block string) bool {
 		if isType(block, "tool_result") {
 			results = append(results, block)
@@ -397,7 +398,7 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 			out = out[len(m[0]):]
 		}
 	}
-	c.Output = d.keep(abridge(out))
+	c.Output = d.keep(abridgeBytes(out))
 	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
 		var e [2]string
 		fields(extra, extraFields, e[:])
