@@ -169,17 +169,35 @@ const (
 var claudeFields = []string{"type", "sessionId", "cwd", "version", "timestamp", "message", "isSidechain",
 	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle"}
 
-// A claudeRecord holds the raw top-level members of a record, "" for those
-// it lacks.
-type claudeRecord [cfCount]string
+// The members of a record's message that the decoder reads, by their
+// index in messageFields.
+const (
+	cmID = iota
+	cmModel
+	cmContent
+	cmUsage
+	cmCount
+)
 
-// get reads a member as gjson.Get would give it.
-func (r *claudeRecord) get(f int) gjson.Result { return value(r[f]) }
+var messageFields = []string{"id", "model", "content", "usage"}
+
+// A claudeRecord holds the raw top-level members of a record and those of
+// its message, "" for those it lacks. They are found in the pass that
+// validates the record.
+type claudeRecord struct {
+	top [cfCount]string
+	msg [cmCount]string
+}
+
+// get reads a top-level member as gjson.Get would give it.
+func (r *claudeRecord) get(f int) gjson.Result { return value(r.top[f]) }
 
 func (d *claudeDecoder) record(line []byte, n int) {
 	d.line = unsafe.String(unsafe.SliceData(line), len(line))
 	var rec claudeRecord
-	if !validFields(d.line, claudeFields, rec[:]) {
+	var inner [cfCount]*fieldSet
+	inner[cfMessage] = &fieldSet{names: messageFields, vals: rec.msg[:]}
+	if !validFields(d.line, &fieldSet{names: claudeFields, vals: rec.top[:], inner: inner[:]}) {
 		msg, _ := jsonError(line)
 		d.s.skip(n, msg)
 		return
@@ -235,24 +253,20 @@ func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 	}
 }
 
-// The members of an assistant record's message that the decoder reads.
-var messageFields = []string{"id", "model", "content", "usage"}
-
 func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
-	var m [4]string
-	fields(rec[cfMessage], messageFields, m[:])
-	id := value(m[0]).String()
+	m := &rec.msg
+	id := value(m[cmID]).String()
 	if id == "" || id != d.msgID {
 		d.msg++
 		d.msgID = d.keep(id)
 		d.msgCall = nil
 	}
-	if model := value(m[1]).String(); model != "" && model != "<synthetic>" && d.s.Model == "" {
+	if model := value(m[cmModel]).String(); model != "" && model != "<synthetic>" && d.s.Model == "" {
 		d.s.Model = d.keep(model)
 	}
 	when := parseTime(rec.get(cfTimestamp).String())
 	side := d.sidechain(rec)
-	eachValue(m[2], func(block string) bool {
+	eachValue(m[cmContent], func(block string) bool {
 		var b [5]string
 		fields(block, blockFields, b[:])
 		switch value(b[0]).String() {
@@ -265,7 +279,7 @@ func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
 	})
 	if d.msgCall != nil {
 		// Each record of a split response repeats the usage so far.
-		if t := int(value(field(m[3], "output_tokens")).Int()); t > d.msgCall.Tokens {
+		if t := int(value(field(m[cmUsage], "output_tokens")).Int()); t > d.msgCall.Tokens {
 			d.msgCall.Tokens = t
 		}
 	}
@@ -322,7 +336,7 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	d.msg++
 	d.msgID = ""
 	d.text = ""
-	raw := field(rec[cfMessage], "content")
+	raw := rec.msg[cmContent]
 	if content := value(raw); content.Type == gjson.String {
 		if !rec.get(cfIsMeta).Bool() {
 			setOnce(&d.titles[3], d.keep(promptTitle(content.String())))
@@ -358,7 +372,7 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		first.resultLine, first.result = n, sum
 		var extra string
 		if len(results) == 1 {
-			extra = rec[cfToolUseResult]
+			extra = rec.top[cfToolUseResult]
 		}
 		d.result(c, &f, extra, parseTime(rec.get(cfTimestamp).String()))
 		if d.done != nil {

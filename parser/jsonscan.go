@@ -23,20 +23,29 @@ import (
 // white space or not: the answer of gjson.ValidBytes, which transcripts'
 // decoders must give on every record (the style guide's rule 5).
 func validJSON(data []byte) bool {
-	return validFields(unsafe.String(unsafe.SliceData(data), len(data)), nil, nil)
+	return validFields(unsafe.String(unsafe.SliceData(data), len(data)), nil)
 }
 
-// validFields is validJSON of data that, in the same pass, does what
-// fields(data, names, vals) does when data is an object. It may store
-// values in vals before it finds data invalid.
-func validFields(data string, names, vals []string) bool {
+// A fieldSet is what validFields finds in an object: in vals[i] the raw
+// value of its first member named names[i], as fields does, and, when
+// inner[i] is not nil and that value is an object, what inner[i] names in
+// it.
+type fieldSet struct {
+	names, vals []string
+	inner       []*fieldSet
+}
+
+// validFields is validJSON of data that, in the same pass, fills in set
+// when data is an object. It may store values in set before it finds data
+// invalid.
+func validFields(data string, set *fieldSet) bool {
 	i := skipSpace(data, 0)
 	if i == len(data) {
 		return false
 	}
 	var ok bool
 	if data[i] == '{' {
-		i, ok = validObject(data, i+1, names, vals)
+		i, ok = validObject(data, i+1, set)
 	} else {
 		i, ok = validValue(data, i)
 	}
@@ -57,7 +66,7 @@ func skipSpace[T string | []byte](data T, i int) int {
 func validValue(data string, i int) (int, bool) {
 	switch data[i] {
 	case '{':
-		return validObject(data, i+1, nil, nil)
+		return validObject(data, i+1, nil)
 	case '[':
 		return validArray(data, i+1)
 	case '"':
@@ -82,9 +91,9 @@ func validWord(data string, i int, word string) (int, bool) {
 }
 
 // validObject validates the rest of an object whose opening brace is at
-// data[i-1], and returns the index after its closing brace. It stores the
-// raw values of the members named names in vals, as fields does.
-func validObject(data string, i int, names, vals []string) (int, bool) {
+// data[i-1], and returns the index after its closing brace. It fills in
+// set, which may be nil.
+func validObject(data string, i int, set *fieldSet) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, true
@@ -107,12 +116,20 @@ func validObject(data string, i int, names, vals []string) (int, bool) {
 		if i == len(data) {
 			return i, false
 		}
-		val := i
-		if i, ok = validValue(data, i); !ok {
+		val, f := i, -1
+		if set != nil {
+			f = fieldIndex(data[key:keyEnd], set.names, set.vals)
+		}
+		if f >= 0 && set.inner != nil && set.inner[f] != nil && data[i] == '{' {
+			i, ok = validObject(data, i+1, set.inner[f])
+		} else {
+			i, ok = validValue(data, i)
+		}
+		if !ok {
 			return i, false
 		}
-		if names != nil {
-			setField(data[key:keyEnd], data[val:i], names, vals)
+		if f >= 0 {
+			set.vals[f] = data[val:i]
 		}
 		i = skipSpace(data, i)
 		if i == len(data) {
@@ -423,36 +440,35 @@ func field(obj, name string) string {
 func fields(obj string, names []string, vals []string) {
 	left := len(names)
 	eachMember(obj, func(key, val string) bool {
-		if setField(key, val, names, vals) {
+		if i := fieldIndex(key, names, vals); i >= 0 {
+			vals[i] = val
 			left--
 		}
 		return left > 0
 	})
 }
 
-// setField stores val in vals[i] when the raw key names names[i] and
-// vals[i] is still "", and reports whether it did.
-func setField(key, val string, names, vals []string) bool {
+// fieldIndex returns the i for which the raw key names names[i] and
+// vals[i] is still "", or -1.
+func fieldIndex(key string, names, vals []string) int {
 	for i, n := range names {
 		if key == n {
 			if vals[i] != "" {
-				return false
+				return -1
 			}
-			vals[i] = val
-			return true
+			return i
 		}
 	}
 	if strings.IndexByte(key, '\\') < 0 {
-		return false
+		return -1
 	}
 	key = gjson.Parse(`"` + key + `"`).Str
 	for i, n := range names {
 		if key == n && vals[i] == "" {
-			vals[i] = val
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // value reads a raw value, taken from a valid record, as gjson.Parse does.

@@ -79,10 +79,24 @@ func checkJSON(t *testing.T, s string) {
 		// validFields finds what fields finds.
 		names := append([]string{"type", "message", "content"}, slices.Collect(maps.Keys(r.Map()))...)
 		got, want := make([]string, len(names)), make([]string, len(names))
-		validFields(s, names, got)
+		inner := make([]*fieldSet, len(names))
+		innerGot := make([][]string, len(names))
+		for i := range names {
+			innerGot[i] = make([]string, len(names))
+			inner[i] = &fieldSet{names: names, vals: innerGot[i]}
+		}
+		validFields(s, &fieldSet{names: names, vals: got, inner: inner})
 		fields(s, names, want)
 		if !slices.Equal(got, want) {
 			t.Fatalf("validFields(%q) found %q, fields %q", s, got, want)
+		}
+		// And in the members' values, what fields finds there.
+		for i := range names {
+			innerWant := make([]string, len(names))
+			fields(want[i], names, innerWant)
+			if !slices.Equal(innerGot[i], innerWant) {
+				t.Fatalf("validFields(%q) found %q in %q, fields %q", s, innerGot[i], names[i], innerWant)
+			}
 		}
 		var n int
 		eachMember(s, func(string, string) bool { n++; return true })
