@@ -266,9 +266,8 @@ func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
 	}
 	when := parseTime(rec.get(cfTimestamp).String())
 	side := d.sidechain(rec)
-	eachValue(m[cmContent], func(block string) bool {
-		var b [5]string
-		fields(block, blockFields, b[:])
+	var b [5]string
+	eachValueFields(m[cmContent], blockFields, b[:], func(string) bool {
 		switch value(b[0]).String() {
 		case "text":
 			d.text = d.keep(value(b[4]).String())
@@ -325,10 +324,12 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 // query #(type=="typ") decides: a string equal to it, or, as gjson
 // compares a number with a word, the number 0.
 func isType(block, typ string) bool {
-	if block == "" || block[0] != '{' {
-		return false
-	}
-	t := value(field(block, "type"))
+	return block != "" && block[0] == '{' && typeIs(field(block, "type"), typ)
+}
+
+// typeIs is isType of a block whose raw type is raw.
+func typeIs(raw, typ string) bool {
+	t := value(raw)
 	return t.Type == gjson.String && t.Str == typ || t.Type == gjson.Number && t.Num == 0
 }
 
@@ -343,17 +344,16 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		}
 		return
 	}
-	var buf [4]string
+	var b [4]string
+	var buf [4][3]string
 	results := buf[:0]
-	eachElement(raw, func(block string) bool {
-		if isType(block, "tool_result") {
-			results = append(results, block)
+	eachElementFields(raw, resultFields, b[:], func(block string) bool {
+		if block[0] == '{' && typeIs(b[0], "tool_result") {
+			results = append(results, [3]string{b[1], b[2], b[3]})
 		}
 		return true
 	})
-	for _, b := range results {
-		var f [3]string
-		fields(b, resultFields, f[:])
+	for _, f := range results {
 		id := value(f[0]).String()
 		c := d.byID[id]
 		if c == nil {
@@ -392,8 +392,9 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	}
 }
 
-// The members of a tool_result block that the decoder reads.
-var resultFields = []string{"tool_use_id", "is_error", "content"}
+// The members of a user's content block that the decoder reads: a
+// tool_result's, after its type.
+var resultFields = []string{"type", "tool_use_id", "is_error", "content"}
 
 // The members of a toolUseResult that the decoder reads.
 var extraFields = []string{"interrupted", "returnCodeInterpretation"}

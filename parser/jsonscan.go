@@ -389,6 +389,13 @@ func eachMember(obj string, fn func(key, val string) bool) {
 // arr, in order, until fn returns false. It does nothing when arr is not
 // an array.
 func eachElement(arr string, fn func(val string) bool) {
+	eachElementFields(arr, nil, nil, fn)
+}
+
+// eachElementFields is eachElement storing in vals, before it calls fn
+// with an element, what fields(element, names, vals) stores, in the walk
+// that finds where the element ends.
+func eachElementFields(arr string, names, vals []string, fn func(val string) bool) {
 	i := skipSpace(arr, 0)
 	if i == len(arr) || arr[i] != '[' {
 		return
@@ -399,7 +406,15 @@ func eachElement(arr string, fn func(val string) bool) {
 		if i >= len(arr) || arr[i] == ']' {
 			return
 		}
-		end := skipVal(arr, i)
+		var end int
+		if names != nil {
+			clear(vals)
+		}
+		if names != nil && arr[i] == '{' {
+			end = objectFields(arr, i, names, vals)
+		} else {
+			end = skipVal(arr, i)
+		}
 		if !fn(arr[i:end]) {
 			return
 		}
@@ -446,6 +461,36 @@ func fields(obj string, names []string, vals []string) {
 		}
 		return left > 0
 	})
+}
+
+// objectFields does what fields(s[i:], names, vals) does to the object
+// that starts at s[i], walking all of it, and returns the index after it.
+func objectFields(s string, i int, names, vals []string) int {
+	for i++; ; i++ {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] != '"' {
+			break
+		}
+		end := skipStr(s, i)
+		key := s[i+1 : max(end-1, i+1)]
+		i = skipSpace(s, end)
+		if i >= len(s) || s[i] != ':' {
+			return i
+		}
+		i = skipSpace(s, i+1)
+		vend := skipVal(s, i)
+		if f := fieldIndex(key, names, vals); f >= 0 {
+			vals[f] = s[i:vend]
+		}
+		i = skipSpace(s, vend)
+		if i >= len(s) || s[i] != ',' {
+			break
+		}
+	}
+	if i < len(s) && s[i] == '}' {
+		return i + 1
+	}
+	return i
 }
 
 // fieldIndex returns the i for which the raw key names names[i] and
@@ -553,14 +598,25 @@ func hex4(s string) rune {
 // element of an array, each member's value of an object, or once with any
 // other value; never for "".
 func eachValue(raw string, fn func(val string) bool) {
+	eachValueFields(raw, nil, nil, fn)
+}
+
+// eachValueFields is eachValue storing in vals, before it calls fn with a
+// value, what fields(value, names, vals) stores.
+func eachValueFields(raw string, names, vals []string, fn func(val string) bool) {
 	i := skipSpace(raw, 0)
 	switch {
 	case i == len(raw):
 	case raw[i] == '[':
-		eachElement(raw, fn)
+		eachElementFields(raw, names, vals, fn)
 	case raw[i] == '{':
-		eachMember(raw, func(_, val string) bool { return fn(val) })
+		eachMember(raw, func(_, val string) bool {
+			clear(vals)
+			fields(val, names, vals)
+			return fn(val)
+		})
 	default:
+		clear(vals)
 		fn(raw)
 	}
 }

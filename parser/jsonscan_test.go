@@ -104,6 +104,7 @@ func checkJSON(t *testing.T, s string) {
 			t.Fatalf("eachMember saw %d members of %q, gjson %d distinct", n, s, want)
 		}
 	}
+	checkValueFields(t, strings.TrimSpace(s))
 	if r.IsArray() {
 		var got []string
 		eachElement(s, func(v string) bool { got = append(got, v); return true })
@@ -217,5 +218,33 @@ func checkArgString(t *testing.T, raw string) {
 	t.Helper()
 	if got, want := argString(raw), cut(validUTF8(gjson.Parse(raw).Str), maxArg); got != want {
 		t.Fatalf("argString(%q) = %q, want %q", raw, got, want)
+	}
+}
+
+// checkValueFields checks that eachValueFields finds in each value of the
+// valid JSON value raw, and of the values in those, what fields finds.
+func checkValueFields(t *testing.T, raw string) {
+	if raw == "" || raw[0] != '{' && raw[0] != '[' {
+		return
+	}
+	names := []string{"type", "id", "content", "text", "key", "a", "b"}
+	var want [][]string
+	eachValue(raw, func(v string) bool {
+		vals := make([]string, len(names))
+		fields(v, names, vals)
+		want = append(want, append([]string{v}, vals...))
+		return true
+	})
+	var got [][]string
+	vals := make([]string, len(names))
+	eachValueFields(raw, names, vals, func(v string) bool {
+		got = append(got, append([]string{v}, vals...))
+		return true
+	})
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("eachValueFields(%q) saw %q, eachValue and fields %q", raw, got, want)
+	}
+	for _, w := range want {
+		checkValueFields(t, w[0])
 	}
 }
