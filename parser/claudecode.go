@@ -210,26 +210,43 @@ const (
 var claudeFields = []string{"type", "sessionId", "cwd", "version", "timestamp", "message", "isSidechain",
 	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle"}
 
-// A claudeRecord holds the raw top-level members of a record, "" for those
-// it lacks.
-type claudeRecord [cfCount]string
+// The members of a record's message that the decoder reads, by their
+// index in messageFields.
+const (
+	cmID = iota
+	cmModel
+	cmContent
+	cmUsage
+	cmCount
+)
 
-// get reads a member as gjson.Get would give it.
-func (r *claudeRecord) get(f int) gjson.Result { return value(r[f]) }
+var messageFields = []string{"id", "model", "content", "usage"}
+
+// A claudeRecord holds the raw top-level members of a record and those of
+// its message, "" for those it lacks. They are found in the pass that
+// validates the record.
+type claudeRecord struct {
+	top [cfCount]string
+	msg [cmCount]string
+}
+
+// get reads a top-level member as gjson.Get would give it.
+func (r *claudeRecord) get(f int) gjson.Result { return value(r.top[f]) }
 
 func (d *claudeDecoder) record(line []byte, n int) {
-	if !validJSON(line) {
+	d.line = unsafe.String(unsafe.SliceData(line), len(line))
+	var rec claudeRecord
+	var inner [cfCount]*fieldSet
+	inner[cfMessage] = &fieldSet{names: messageFields, vals: rec.msg[:]}
+	if !validFields(d.line, &fieldSet{names: claudeFields, vals: rec.top[:], inner: inner[:]}) {
 		msg, _ := jsonError(line)
 		d.s.skip(n, msg)
 		return
 	}
-	d.line = unsafe.String(unsafe.SliceData(line), len(line))
 	if d.line[skipSpace(d.line, 0)] != '{' {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	var rec claudeRecord
-	fields(d.line, claudeFields, rec[:])
 	switch typ := rec.get(cfType).String(); typ {
 	case "assistant", "user":
 		d.envelope(&rec, n)
@@ -277,26 +294,21 @@ func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 	}
 }
 
-// The members of an assistant record's message that the decoder reads.
-var messageFields = []string{"id", "model", "content", "usage"}
-
 func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
-	var m [4]string
-	fields(rec[cfMessage], messageFields, m[:])
-	id := value(m[0]).String()
+	m := &rec.msg
+	id := value(m[cmID]).String()
 	if id == "" || id != d.msgID {
 		d.msg++
 		d.msgID = d.keep(id)
 		d.msgCall = nil
 	}
-	if model := value(m[1]).String(); model != "" && model != "<synthetic>" && d.s.Model == "" {
+	if model := value(m[cmModel]).String(); model != "" && model != "<synthetic>" && d.s.Model == "" {
 		d.s.Model = d.keep(model)
 	}
 	when := parseTime(rec.get(cfTimestamp).String())
 	side := d.sidechain(rec)
-	eachValue(m[2], func(block string) bool {
-		var b [5]string
-		fields(block, blockFields, b[:])
+	var b [5]string
+	eachValueFields(m[cmContent], blockFields, b[:], func(string) bool {
 		switch value(b[0]).String() {
 		case "text":
 			d.text = d.keep(value(b[4]).String())
@@ -307,7 +319,7 @@ func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
 	})
 	if d.msgCall != nil {
 		// Each record of a split response repeats the usage so far.
-		if t := int(value(field(m[3], "output_tokens")).Int()); t > d.msgCall.Tokens {
+		if t := int(value(field(m[cmUsage], "output_tokens")).Int()); t > d.msgCall.Tokens {
 			d.msgCall.Tokens = t
 		}
 	}
@@ -353,10 +365,12 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 // query #(type=="typ") decides: a string equal to it, or, as gjson
 // compares a number with a word, the number 0.
 func isType(block, typ string) bool {
-	if block == "" || block[0] != '{' {
-		return false
-	}
-	t := value(field(block, "type"))
+	return block != "" && block[0] == '{' && typeIs(field(block, "type"), typ)
+}
+
+// typeIs is isType of a block whose raw type is raw.
+func typeIs(raw, typ string) bool {
+	t := value(raw)
 	return t.Type == gjson.String && t.Str == typ || t.Type == gjson.Number && t.Num == 0
 }
 
@@ -364,23 +378,23 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	d.msg++
 	d.msgID = ""
 	d.text = ""
-	raw := field(rec[cfMessage], "content")
+	raw := rec.msg[cmContent]
 	if content := value(raw); content.Type == gjson.String {
 		if !rec.get(cfIsMeta).Bool() {
 			setOnce(&d.titles[3], d.keep(promptTitle(content.String())))
 		}
 		return
 	}
-	var results []string
-	eachElement(raw, func(block string) bool {
-		if isType(block, "tool_result") {
-			results = append(results, block)
+	var b [4]string
+	var buf [4][3]string
+	results := buf[:0]
+	eachElementFields(raw, resultFields, b[:], func(block string) bool {
+		if block[0] == '{' && typeIs(b[0], "tool_result") {
+			results = append(results, [3]string{b[1], b[2], b[3]})
 		}
 		return true
 	})
-	for _, b := range results {
-		var f [3]string
-		fields(b, resultFields, f[:])
+	for _, f := range results {
 		id := value(f[0]).String()
 		first := d.first[id]
 		if first == nil {
@@ -402,7 +416,7 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		}
 		var extra string
 		if len(results) == 1 {
-			extra = rec[cfToolUseResult]
+			extra = rec.top[cfToolUseResult]
 		}
 		d.result(c, &f, extra, parseTime(rec.get(cfTimestamp).String()))
 		if d.done != nil {
@@ -422,8 +436,9 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	}
 }
 
-// The members of a tool_result block that the decoder reads.
-var resultFields = []string{"tool_use_id", "is_error", "content"}
+// The members of a user's content block that the decoder reads: a
+// tool_result's, after its type.
+var resultFields = []string{"type", "tool_use_id", "is_error", "content"}
 
 // The members of a toolUseResult that the decoder reads.
 var extraFields = []string{"interrupted", "returnCodeInterpretation"}
@@ -442,7 +457,7 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 			out = out[len(m[0]):]
 		}
 	}
-	c.Output = d.keep(abridge(out))
+	c.Output = d.keep(abridgeBytes(out))
 	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
 		var e [2]string
 		fields(extra, extraFields, e[:])

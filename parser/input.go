@@ -62,13 +62,19 @@ func isFileKey(k string) bool {
 // abridge bounds an output to MaxOutput bytes, keeping its head and tail,
 // and makes it valid UTF-8.
 func abridge(s string) string {
+	return validUTF8(abridgeBytes(s))
+}
+
+// abridgeBytes is abridge without the repair of invalid UTF-8, which Parse
+// does on every session.
+func abridgeBytes(s string) string {
 	if len(s) <= MaxOutput {
-		return validUTF8(s)
+		return s
 	}
 	head := validPrefix(s[:MaxOutput/2])
 	tail := validSuffix(s[len(s)-MaxOutput/2:])
 	omitted := len(s) - len(head) - len(tail)
-	return validUTF8(head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail)
+	return head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail
 }
 
 // validUTF8 replaces the bytes of s that are not UTF-8, as transcripts
@@ -83,11 +89,15 @@ func validUTF8(s string) string {
 // abridgeText keeps the first lines of an assistant's text, for context.
 func abridgeText(s string) string {
 	s = strings.TrimSpace(s)
-	lines := strings.SplitN(s, "\n", 4)
-	if len(lines) > 3 {
-		lines = append(lines[:3], "…")
+	end := 0
+	for range 3 {
+		i := strings.IndexByte(s[end:], '\n')
+		if i < 0 {
+			return cut(s, 300)
+		}
+		end += i + 1
 	}
-	return cut(strings.Join(lines, "\n"), 300)
+	return cut(s[:end]+"…", 300)
 }
 
 // firstLine returns the first line of s, cut to n runes.

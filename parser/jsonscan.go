@@ -1,8 +1,7 @@
 package parser
 
 import (
-	"bytes"
-	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -14,24 +13,43 @@ import (
 // This file reads JSON records faster than gjson does where transcripts
 // spend their bytes: in long strings (outputs, file contents, images).
 // validJSON accepts what gjson.ValidBytes accepts, and checks strings eight
-// bytes at a time; field and eachElement walk a record that is known to
-// be valid, skipping strings with a vectorized search for their closing
-// quote. What they find is handed to gjson (gjson.Parse of the raw value),
+// bytes at a time; validFields also picks out a record's members as it
+// goes. field and eachElement walk a record that is known to be valid,
+// skipping strings with a vectorized search for their closing quote.
+// What they find is handed to gjson (gjson.Parse of the raw value),
 // so that values read exactly as gjson.Get would give them.
 
 // validJSON reports whether data is a valid JSON value, surrounded by
 // white space or not: the answer of gjson.ValidBytes, which transcripts'
 // decoders must give on every record (the style guide's rule 5).
 func validJSON(data []byte) bool {
+	return validFields(unsafe.String(unsafe.SliceData(data), len(data)), nil)
+}
+
+// A fieldSet is what validFields finds in an object: in vals[i] the raw
+// value of its first member named names[i], as fields does, and, when
+// inner[i] is not nil and that value is an object, what inner[i] names in
+// it.
+type fieldSet struct {
+	names, vals []string
+	inner       []*fieldSet
+}
+
+// validFields is validJSON of data that, in the same pass, fills in set
+// when data is an object. It may store values in set before it finds data
+// invalid.
+func validFields(data string, set *fieldSet) bool {
 	i := skipSpace(data, 0)
 	if i == len(data) {
 		return false
 	}
-	i, ok := validValue(data, i)
-	if !ok {
-		return false
+	var ok bool
+	if data[i] == '{' {
+		i, ok = validObject(data, i+1, set)
+	} else {
+		i, ok = validValue(data, i)
 	}
-	return skipSpace(data, i) == len(data)
+	return ok && skipSpace(data, i) == len(data)
 }
 
 // skipSpace returns the index of the first byte at or after i that is not
@@ -45,10 +63,10 @@ func skipSpace[T string | []byte](data T, i int) int {
 
 // validValue validates the value that starts at data[i] and returns the
 // index after it.
-func validValue(data []byte, i int) (int, bool) {
+func validValue(data string, i int) (int, bool) {
 	switch data[i] {
 	case '{':
-		return validObject(data, i+1)
+		return validObject(data, i+1, nil)
 	case '[':
 		return validArray(data, i+1)
 	case '"':
@@ -65,14 +83,17 @@ func validValue(data []byte, i int) (int, bool) {
 	return i, false
 }
 
-func validWord(data []byte, i int, word string) (int, bool) {
-	if len(data)-i >= len(word) && string(data[i:i+len(word)]) == word {
+func validWord(data string, i int, word string) (int, bool) {
+	if len(data)-i >= len(word) && data[i:i+len(word)] == word {
 		return i + len(word), true
 	}
 	return i, false
 }
 
-func validObject(data []byte, i int) (int, bool) {
+// validObject validates the rest of an object whose opening brace is at
+// data[i-1], and returns the index after its closing brace. It fills in
+// set, which may be nil.
+func validObject(data string, i int, set *fieldSet) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, true
@@ -81,10 +102,12 @@ func validObject(data []byte, i int) (int, bool) {
 		if i == len(data) || data[i] != '"' {
 			return i, false
 		}
+		key := i + 1
 		var ok bool
-		if i, ok = validString(data, i+1); !ok {
+		if i, ok = validString(data, key); !ok {
 			return i, false
 		}
+		keyEnd := i - 1
 		i = skipSpace(data, i)
 		if i == len(data) || data[i] != ':' {
 			return i, false
@@ -93,8 +116,20 @@ func validObject(data []byte, i int) (int, bool) {
 		if i == len(data) {
 			return i, false
 		}
-		if i, ok = validValue(data, i); !ok {
+		val, f := i, -1
+		if set != nil {
+			f = fieldIndex(data[key:keyEnd], set.names, set.vals)
+		}
+		if f >= 0 && set.inner != nil && set.inner[f] != nil && data[i] == '{' {
+			i, ok = validObject(data, i+1, set.inner[f])
+		} else {
+			i, ok = validValue(data, i)
+		}
+		if !ok {
 			return i, false
+		}
+		if f >= 0 {
+			set.vals[f] = data[val:i]
 		}
 		i = skipSpace(data, i)
 		if i == len(data) {
@@ -111,7 +146,7 @@ func validObject(data []byte, i int) (int, bool) {
 	}
 }
 
-func validArray(data []byte, i int) (int, bool) {
+func validArray(data string, i int) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == ']' {
 		return i + 1, true
@@ -146,31 +181,17 @@ const (
 )
 
 // validString validates the rest of a string whose opening quote is at
-// data[i-1], and returns the index after its closing quote. It finds the
-// quotes and backslashes with the vectorized bytes.IndexByte, and checks
-// the bytes between for control characters eight at a time.
-func validString(data []byte, i int) (int, bool) {
-	quote := -1 // the next '"' at or after i, once searched
+// data[i-1], and returns the index after its closing quote.
+func validString(data string, i int) (int, bool) {
 	for {
-		if quote < i {
-			q := bytes.IndexByte(data[i:], '"')
-			if q < 0 {
-				return len(data), false
-			}
-			quote = i + q
-		}
-		seg := data[i:quote]
-		esc := bytes.IndexByte(seg, '\\')
-		if esc >= 0 {
-			seg = seg[:esc]
-		}
-		if hasControl(seg) {
+		i = stringStop(data, i)
+		if i == len(data) || data[i] < ' ' {
 			return i, false
 		}
-		if esc < 0 {
-			return quote + 1, true
+		if data[i] == '"' {
+			return i + 1, true
 		}
-		i += esc + 1 // the escaped character
+		i++ // the escaped character
 		if i == len(data) {
 			return i, false
 		}
@@ -190,24 +211,35 @@ func validString(data []byte, i int) (int, bool) {
 	}
 }
 
-// hasControl reports whether b holds a byte below ' ', which a JSON
-// string may not.
-func hasControl(b []byte) bool {
-	var acc uint64
-	i := 0
-	for ; len(b)-i >= 8; i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		acc |= (w - ones*' ') &^ w
-	}
-	if acc&highs != 0 {
-		return true
-	}
-	for ; i < len(b); i++ {
-		if b[i] < ' ' {
-			return true
+// stringStop returns the index of the first byte at or after i that ends
+// a run of plain text in a JSON string: a quote, a backslash or a control
+// character; len(s) when there is none. Escapes come every few bytes in
+// transcripts' outputs and code, too often for bytes.IndexByte to pay, so
+// it reads eight bytes at a time and finds all three in one pass.
+func stringStop(s string, i int) int {
+	for ; len(s)-i >= 8; i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if m := stops(w); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
-	return false
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < ' ' {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// stops returns a word whose high bits mark, in the eight bytes of w read
+// as little-endian, the bytes that are '"', '\\' or below ' '. Only the
+// lowest marked byte is sure to be one: a borrow can mark bytes above it.
+func stops(w uint64) uint64 {
+	q := w ^ (ones * '"')
+	b := w ^ (ones * '\\')
+	return ((q-ones)&^q | (b-ones)&^b | (w-ones*' ')&^w) & highs
 }
 
 func isHex(c byte) bool {
@@ -216,7 +248,7 @@ func isHex(c byte) bool {
 
 // validNumber validates the number that starts at data[i]: an optional
 // minus, a zero or digits, then an optional fraction and exponent.
-func validNumber(data []byte, i int) (int, bool) {
+func validNumber(data string, i int) (int, bool) {
 	if data[i] == '-' {
 		i++
 		if i == len(data) || !isDigitByte(data[i]) {
@@ -357,6 +389,13 @@ func eachMember(obj string, fn func(key, val string) bool) {
 // arr, in order, until fn returns false. It does nothing when arr is not
 // an array.
 func eachElement(arr string, fn func(val string) bool) {
+	eachElementFields(arr, nil, nil, fn)
+}
+
+// eachElementFields is eachElement storing in vals, before it calls fn
+// with an element, what fields(element, names, vals) stores, in the walk
+// that finds where the element ends.
+func eachElementFields(arr string, names, vals []string, fn func(val string) bool) {
 	i := skipSpace(arr, 0)
 	if i == len(arr) || arr[i] != '[' {
 		return
@@ -367,7 +406,15 @@ func eachElement(arr string, fn func(val string) bool) {
 		if i >= len(arr) || arr[i] == ']' {
 			return
 		}
-		end := skipVal(arr, i)
+		var end int
+		if names != nil {
+			clear(vals)
+		}
+		if names != nil && arr[i] == '{' {
+			end = objectFields(arr, i, names, vals)
+		} else {
+			end = skipVal(arr, i)
+		}
 		if !fn(arr[i:end]) {
 			return
 		}
@@ -408,15 +455,65 @@ func field(obj, name string) string {
 func fields(obj string, names []string, vals []string) {
 	left := len(names)
 	eachMember(obj, func(key, val string) bool {
-		for i, n := range names {
-			if vals[i] == "" && keyIs(key, n) {
-				vals[i] = val
-				left--
-				break
-			}
+		if i := fieldIndex(key, names, vals); i >= 0 {
+			vals[i] = val
+			left--
 		}
 		return left > 0
 	})
+}
+
+// objectFields does what fields(s[i:], names, vals) does to the object
+// that starts at s[i], walking all of it, and returns the index after it.
+func objectFields(s string, i int, names, vals []string) int {
+	for i++; ; i++ {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] != '"' {
+			break
+		}
+		end := skipStr(s, i)
+		key := s[i+1 : max(end-1, i+1)]
+		i = skipSpace(s, end)
+		if i >= len(s) || s[i] != ':' {
+			return i
+		}
+		i = skipSpace(s, i+1)
+		vend := skipVal(s, i)
+		if f := fieldIndex(key, names, vals); f >= 0 {
+			vals[f] = s[i:vend]
+		}
+		i = skipSpace(s, vend)
+		if i >= len(s) || s[i] != ',' {
+			break
+		}
+	}
+	if i < len(s) && s[i] == '}' {
+		return i + 1
+	}
+	return i
+}
+
+// fieldIndex returns the i for which the raw key names names[i] and
+// vals[i] is still "", or -1.
+func fieldIndex(key string, names, vals []string) int {
+	for i, n := range names {
+		if key == n {
+			if vals[i] != "" {
+				return -1
+			}
+			return i
+		}
+	}
+	if strings.IndexByte(key, '\\') < 0 {
+		return -1
+	}
+	key = gjson.Parse(`"` + key + `"`).Str
+	for i, n := range names {
+		if key == n && vals[i] == "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // value reads a raw value, taken from a valid record, as gjson.Parse does.
@@ -434,7 +531,11 @@ func value(raw string) gjson.Result {
 // escapes decoded, a surrogate pair as one rune, a lone surrogate as
 // U+FFFD. Unlike gjson it copies the runs between escapes whole.
 func unquote(raw string) string {
-	body := raw[1 : len(raw)-1]
+	return unquoteBody(raw[1 : len(raw)-1])
+}
+
+// unquoteBody is unquote of the text between a string's quotes.
+func unquoteBody(body string) string {
 	i := strings.IndexByte(body, '\\')
 	if i < 0 {
 		return body
@@ -497,14 +598,25 @@ func hex4(s string) rune {
 // element of an array, each member's value of an object, or once with any
 // other value; never for "".
 func eachValue(raw string, fn func(val string) bool) {
+	eachValueFields(raw, nil, nil, fn)
+}
+
+// eachValueFields is eachValue storing in vals, before it calls fn with a
+// value, what fields(value, names, vals) stores.
+func eachValueFields(raw string, names, vals []string, fn func(val string) bool) {
 	i := skipSpace(raw, 0)
 	switch {
 	case i == len(raw):
 	case raw[i] == '[':
-		eachElement(raw, fn)
+		eachElementFields(raw, names, vals, fn)
 	case raw[i] == '{':
-		eachMember(raw, func(_, val string) bool { return fn(val) })
+		eachMember(raw, func(_, val string) bool {
+			clear(vals)
+			fields(val, names, vals)
+			return fn(val)
+		})
 	default:
+		clear(vals)
 		fn(raw)
 	}
 }
@@ -521,37 +633,37 @@ func within(s, buf string) bool {
 }
 
 // setInputRaw is setInput for a raw input value, in one walk of it. What
-// it takes goes through keep, and keys through name.
+// it takes goes through keep, and keys through name. Parse makes the
+// command and the file valid UTF-8, as setInput does.
 func setInputRaw(c *Call, raw string, keep, name func(string) string) {
 	if i := skipSpace(raw, 0); i == len(raw) || raw[i] != '{' {
 		return
 	}
 	type member struct{ key, raw string }
-	var members []member
-	var command string
-	files := make([]string, len(fileKeys))
+	var buf [8]member
+	members := buf[:0]
 	eachMember(raw, func(k, v string) bool {
-		key := k
 		if strings.IndexByte(k, '\\') >= 0 {
-			key = gjson.Parse(`"` + k + `"`).Str
+			k = gjson.Parse(`"` + k + `"`).Str
 		}
-		if key == "command" && command == "" {
-			command = v
-		}
-		for i, f := range fileKeys {
-			if key == f && files[i] == "" {
-				files[i] = v
-			}
-		}
-		members = append(members, member{key, v})
+		members = append(members, member{k, v})
 		return true
 	})
-	if cmd := value(command); cmd.Type == gjson.String && c.Kind == Shell {
-		c.Command = keep(validUTF8(cmd.String()))
+	// first reads the first member named key, as gjson.Get does.
+	first := func(key string) gjson.Result {
+		for _, m := range members {
+			if m.key == key {
+				return value(m.raw)
+			}
+		}
+		return gjson.Result{}
 	}
-	for i := range fileKeys {
-		if v := value(files[i]); v.Type == gjson.String && v.String() != "" {
-			c.File = keep(validUTF8(v.String()))
+	if cmd := first("command"); cmd.Type == gjson.String && c.Kind == Shell {
+		c.Command = keep(cmd.String())
+	}
+	for _, k := range fileKeys {
+		if v := first(k); v.Type == gjson.String && v.String() != "" {
+			c.File = keep(v.String())
 			break
 		}
 	}
@@ -559,12 +671,52 @@ func setInputRaw(c *Call, raw string, keep, name func(string) string) {
 		if (m.key == "command" && c.Command != "") || (c.File != "" && isFileKey(m.key)) {
 			continue
 		}
+		var arg string
 		switch v := value(m.raw); v.Type {
-		case gjson.String, gjson.Number, gjson.True, gjson.False:
-			if c.Args == nil {
-				c.Args = make(map[string]string)
-			}
-			c.Args[name(validUTF8(m.key))] = keep(cut(validUTF8(v.String()), maxArg))
+		case gjson.String:
+			arg = argString(m.raw)
+		case gjson.Number, gjson.True, gjson.False:
+			arg = cut(validUTF8(v.String()), maxArg)
+		default:
+			continue
+		}
+		if c.Args == nil {
+			c.Args = make(map[string]string)
+		}
+		c.Args[name(validUTF8(m.key))] = keep(arg)
+	}
+}
+
+// argString returns cut(validUTF8(s), maxArg) for the text s of the raw
+// JSON string raw, without decoding all of a long one. Of the text of a
+// prefix of raw, only the last rune can differ from the whole text's: when
+// it holds more than maxArg runes, it decides the cut. A rune takes at most
+// 12 bytes of JSON (a surrogate pair).
+func argString(raw string) string {
+	body := raw[1 : len(raw)-1]
+	if n := 12 * (maxArg + 1); len(body) > n {
+		if s := validUTF8(unquoteBody(body[:escapeEnd(body, n)])); utf8.RuneCountInString(s) > maxArg {
+			return cut(s, maxArg)
 		}
 	}
+	return cut(validUTF8(unquoteBody(body)), maxArg)
+}
+
+// escapeEnd returns n, or the index after the escape of the string body
+// that n falls in.
+func escapeEnd(body string, n int) int {
+	for i := 0; i < n; {
+		j := strings.IndexByte(body[i:], '\\')
+		if j < 0 || i+j >= n {
+			break
+		}
+		i += j + 2
+		if body[i-1] == 'u' {
+			i += 4
+		}
+		if i >= n {
+			return min(i, len(body))
+		}
+	}
+	return n
 }
