@@ -536,11 +536,16 @@ func geminiAfterDirectory(rest, t string) string {
 // tool output.
 func geminiUnwrap(s string) string {
 	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "<untrusted_context") || !strings.HasSuffix(t, "</untrusted_context>") {
+	body, ok := strings.CutSuffix(t, "</untrusted_context>")
+	if !strings.HasPrefix(t, "<untrusted_context") || !ok {
 		return s
 	}
-	i := strings.IndexByte(t, '>')
-	inner := t[i+1 : len(t)-len("</untrusted_context>")]
+	// The opening tag ends before the closing one.
+	i := strings.IndexByte(body, '>')
+	if i < 0 {
+		return s
+	}
+	inner := body[i+1:]
 	inner = strings.TrimPrefix(strings.TrimPrefix(inner, "\r"), "\n")
 	inner = strings.TrimSuffix(strings.TrimSuffix(inner, "\n"), "\r")
 	return inner
