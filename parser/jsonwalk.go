@@ -20,11 +20,15 @@ func jsonPrefix(data []byte) int {
 		return i
 	}
 	end, _ := validValue(data, i)
-	// validValue fails at the start of a word, which may be cut short.
+	// validValue fails at the start of a word, which may be cut short:
+	// then data, with the word completed, is valid up to its end.
 	rest := string(data[end:])
 	for _, w := range []string{"true", "false", "null"} {
 		if rest != "" && len(rest) < len(w) && strings.HasPrefix(w, rest) {
-			return len(data)
+			whole := append(data[:end:end], w...)
+			if e, _ := validValue(whole, i); e > end {
+				return len(data)
+			}
 		}
 	}
 	return end
