@@ -153,27 +153,47 @@ type geminiMeta struct {
 	start, end             time.Time
 }
 
-// set takes the metadata fields r has, as the header and $set records give
-// them.
-func (m *geminiMeta) set(r gjson.Result) {
-	if v := r.Get("sessionId"); v.Type == gjson.String {
-		m.id = v.String()
+// The members of a ConversationRecord, a header or a $set record that the
+// decoder reads, by their index in geminiMetaFields.
+const (
+	gmSessionID = iota
+	gmSummary
+	gmKind
+	gmDirectories
+	gmStartTime
+	gmLastUpdated
+	gmMessages
+	gmHistory
+	gmCount
+)
+
+var geminiMetaFields = []string{"sessionId", "summary", "kind", "directories", "startTime", "lastUpdated", "messages", "history"}
+
+// set takes the metadata in f, the raw members of a header, a $set record
+// or a whole record.
+func (m *geminiMeta) set(f *[gmCount]string) {
+	if v := f[gmSessionID]; isString(v) {
+		m.id = value(v).String()
 	}
-	if v := r.Get("summary"); v.Type == gjson.String {
-		m.summary = v.String()
+	if v := f[gmSummary]; isString(v) {
+		m.summary = value(v).String()
 	}
-	if v := r.Get("kind"); v.Type == gjson.String {
-		m.kind = v.String()
+	if v := f[gmKind]; isString(v) {
+		m.kind = value(v).String()
 	}
 	// directories lists the workspace directories; the first is the project
 	// root the session runs in.
-	if v := r.Get("directories"); v.IsArray() {
-		m.cwd = v.Get("0").String()
+	if v := f[gmDirectories]; isArray(v) {
+		m.cwd = ""
+		eachElementAt(v, func(_ int, dir string) bool {
+			m.cwd = value(dir).String()
+			return false
+		})
 	}
-	if t := parseTime(r.Get("startTime").String()); !t.IsZero() {
+	if t := parseTime(value(f[gmStartTime]).String()); !t.IsZero() {
 		m.start = t
 	}
-	if t := parseTime(r.Get("lastUpdated").String()); !t.IsZero() {
+	if t := parseTime(value(f[gmLastUpdated]).String()); !t.IsZero() {
 		m.end = t
 	}
 }
@@ -214,36 +234,62 @@ func (m *geminiMeta) build(s *Session, msgs []*geminiMsg) {
 	}
 }
 
-// readGeminiMsg keeps what is needed of message record m. lineAt turns the
-// offset of a value in the input into its line number; an offset of 0
-// stands for the record's own line.
-func readGeminiMsg(m gjson.Result, path string, lineAt func(off int) int) *geminiMsg {
+// The members of a message record that the decoder reads, by their index
+// in geminiMsgFields.
+const (
+	gfID = iota
+	gfType
+	gfTimestamp
+	gfModel
+	gfDisplayContent
+	gfContent
+	gfToolCalls
+	gfTokens
+	gfCount
+)
+
+var geminiMsgFields = []string{"id", "type", "timestamp", "model", "displayContent", "content", "toolCalls", "tokens"}
+
+// A geminiReader reads messages and calls out of JSON text: a .jsonl
+// record, or a whole document, which may be cut short at a syntax error.
+type geminiReader struct {
+	path string
+	cut  bool // the text ends early: its last values may be incomplete
+	// lineAt turns the offset of a value in the text into its line number.
+	lineAt func(off int) int
+}
+
+// readMsg keeps what is needed of message record m, found at offset at.
+func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
+	var f [gfCount]string
+	var offs [gfCount]int
+	dups := fieldsAt(m, geminiMsgFields, f[:], offs[:])
 	g := &geminiMsg{
-		id:    m.Get("id").String(),
-		typ:   m.Get("type").String(),
-		time:  parseTime(m.Get("timestamp").String()),
-		model: m.Get("model").String(),
+		id:    value(f[gfID]).String(),
+		typ:   value(f[gfType]).String(),
+		time:  parseTime(value(f[gfTimestamp]).String()),
+		model: value(f[gfModel]).String(),
 	}
 	if g.typ == "user" {
-		text := geminiText(m.Get("displayContent"))
+		text := geminiText(f[gfDisplayContent])
 		if strings.TrimSpace(text) == "" {
-			text = geminiText(m.Get("content"))
+			text = geminiText(f[gfContent])
 		}
 		if !geminiInjected(text) {
 			g.prompt = firstLine(text, 100)
 		}
 	}
-	calls := m.Get("toolCalls")
-	if !calls.IsArray() {
+	calls := f[gfToolCalls]
+	if !isArray(calls) {
 		return g
 	}
-	text := abridgeText(geminiText(m.Get("content")))
-	tokens := int(m.Get("tokens.output").Int())
-	calls.ForEach(func(_, tc gjson.Result) bool {
-		if !gjson.Valid(tc.Raw) {
+	text := abridgeText(geminiText(f[gfContent]))
+	tokens := int(value(below(m, "tokens", f[gfTokens], dups&(1<<gfTokens) != 0, "output")).Int())
+	eachElementAt(calls, func(off int, tc string) bool {
+		if t.cut && !gjson.Valid(tc) {
 			return false // the cut-off end of a truncated record
 		}
-		c := geminiCall(tc, path, lineAt(tc.Index))
+		c := geminiCall(tc, t.path, t.lineAt(at+offs[gfToolCalls]+off))
 		if len(g.calls) == 0 {
 			c.Text, c.Tokens = text, tokens
 		}
@@ -253,23 +299,32 @@ func readGeminiMsg(m gjson.Result, path string, lineAt func(off int) int) *gemin
 	return g
 }
 
-// geminiCall reads one ToolCallRecord.
-func geminiCall(tc gjson.Result, path string, line int) *Call {
+// The members of a ToolCallRecord that the decoder reads.
+var geminiCallFields = []string{"id", "name", "timestamp", "args", "result", "resultDisplay", "status"}
+
+// geminiCall reads one ToolCallRecord, valid JSON.
+func geminiCall(tc string, path string, line int) *Call {
+	var f [7]string
+	fields(tc, geminiCallFields, f[:])
 	c := &Call{
-		ID:    tc.Get("id").String(),
-		Tool:  tc.Get("name").String(),
-		Start: parseTime(tc.Get("timestamp").String()),
+		ID:    value(f[0]).String(),
+		Tool:  value(f[1]).String(),
+		Start: parseTime(value(f[2]).String()),
 		Pos:   Pos{File: path, Line: line},
 	}
 	c.Kind = KindOf(c.Tool)
-	setInput(c, tc.Get("args"))
-	out, errText, ok := geminiResponse(tc.Get("result"))
-	if display := tc.Get("resultDisplay"); !ok && display.Type == gjson.String {
-		out = display.String()
+	setInputRaw(c, f[3], asIs, asIs)
+	out, errText, ok := geminiResponse(f[4])
+	if display := f[5]; !ok && isString(display) {
+		out = value(display).String()
 	}
-	geminiOutcome(c, tc.Get("status").String(), out, errText)
+	geminiOutcome(c, value(f[6]).String(), out, errText)
 	return c
 }
+
+// asIs returns s: setInputRaw keeps and names strings with it where the
+// text they are cut from is not reused.
+func asIs(s string) string { return s }
 
 // geminiOutcome sets c's output, exit code and status from its result text
 // and error text and the record's status, which checkpoints do not have.
@@ -327,40 +382,48 @@ func geminiOutcome(c *Call, status, out, errText string) {
 	c.Output = abridge(out)
 }
 
-// geminiResponse returns the output and error texts of a tool result: a
-// list of parts (functionResponse, text, inline data) or a single one. ok
+// The members of a result part that the decoder reads.
+var geminiPartFields = []string{"functionResponse", "text", "inlineData", "fileData"}
+
+// geminiResponse returns the output and error texts of a raw tool result:
+// a list of parts (functionResponse, text, inline data) or a single one. ok
 // is false when there is no result at all.
-func geminiResponse(res gjson.Result) (out, errText string, ok bool) {
-	if !res.Exists() || res.Type == gjson.Null {
+func geminiResponse(res string) (out, errText string, ok bool) {
+	if res == "" || res == "null" {
 		return "", "", false
 	}
 	var outs, errs []string
-	part := func(p gjson.Result) {
+	part := func(p string) {
+		if isString(p) {
+			outs = append(outs, value(p).String())
+			return
+		}
+		var f [4]string
+		dups := fieldsAt(p, geminiPartFields, f[:], nil)
 		switch {
-		case p.Type == gjson.String:
-			outs = append(outs, p.String())
-		case p.Get("functionResponse").IsObject():
-			r := p.Get("functionResponse.response")
-			o, e := r.Get("output"), r.Get("error")
-			if o.Exists() {
-				outs = append(outs, geminiScalar(o))
+		case isObject(f[0]):
+			r := below(p, "functionResponse", f[0], dups&1 != 0, "response")
+			var oe [2]string
+			fieldsAt(r, []string{"output", "error"}, oe[:], nil)
+			if oe[0] != "" {
+				outs = append(outs, geminiScalar(oe[0]))
 			}
-			if e.Exists() {
-				errs = append(errs, geminiScalar(e))
+			if oe[1] != "" {
+				errs = append(errs, geminiScalar(oe[1]))
 			}
-			if !o.Exists() && !e.Exists() && r.Exists() {
-				outs = append(outs, r.Raw) // an MCP tool's own shape
+			if oe[0] == "" && oe[1] == "" && r != "" {
+				outs = append(outs, r) // an MCP tool's own shape
 			}
-		case p.Get("text").Type == gjson.String:
-			outs = append(outs, p.Get("text").String())
-		case p.Get("inlineData").IsObject():
-			outs = append(outs, "["+p.Get("inlineData.mimeType").String()+" data]")
-		case p.Get("fileData").IsObject():
-			outs = append(outs, "["+p.Get("fileData.fileUri").String()+"]")
+		case isString(f[1]):
+			outs = append(outs, value(f[1]).String())
+		case isObject(f[2]):
+			outs = append(outs, "["+value(below(p, "inlineData", f[2], dups&4 != 0, "mimeType")).String()+" data]")
+		case isObject(f[3]):
+			outs = append(outs, "["+value(below(p, "fileData", f[3], dups&8 != 0, "fileUri")).String()+"]")
 		}
 	}
-	if res.IsArray() {
-		res.ForEach(func(_, p gjson.Result) bool {
+	if isArray(res) {
+		eachElementAt(res, func(_ int, p string) bool {
 			part(p)
 			return true
 		})
@@ -370,28 +433,33 @@ func geminiResponse(res gjson.Result) (out, errText string, ok bool) {
 	return strings.Join(outs, "\n"), strings.Join(errs, "\n"), true
 }
 
-func geminiScalar(v gjson.Result) string {
-	if v.Type == gjson.String {
-		return v.String()
+// geminiScalar returns the text of a raw string, or else the raw value.
+func geminiScalar(v string) string {
+	if isString(v) {
+		return value(v).String()
 	}
-	return v.Raw
+	return v
 }
 
-// geminiText returns the text of a message's content: a string, a list of
-// parts and strings, or one part. Thoughts are left out.
-func geminiText(content gjson.Result) string {
+// geminiText returns the text of a message's raw content: a string,
+// a list of parts and strings, or one part. Thoughts are left out.
+func geminiText(content string) string {
 	switch {
-	case content.Type == gjson.String:
-		return content.String()
-	case content.IsArray():
+	case isString(content):
+		return value(content).String()
+	case isArray(content):
 		var b strings.Builder
-		content.ForEach(func(_, p gjson.Result) bool {
+		eachElementAt(content, func(_ int, p string) bool {
 			b.WriteString(geminiText(p))
 			return true
 		})
 		return b.String()
-	case content.IsObject() && !content.Get("thought").Bool():
-		return content.Get("text").String()
+	case isObject(content):
+		var f [2]string
+		fieldsAt(content, []string{"thought", "text"}, f[:], nil)
+		if !value(f[0]).Bool() {
+			return value(f[1]).String()
+		}
 	}
 	return ""
 }
@@ -536,11 +604,16 @@ func geminiAfterDirectory(rest, t string) string {
 // tool output.
 func geminiUnwrap(s string) string {
 	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "<untrusted_context") || !strings.HasSuffix(t, "</untrusted_context>") {
+	body, ok := strings.CutSuffix(t, "</untrusted_context>")
+	if !strings.HasPrefix(t, "<untrusted_context") || !ok {
 		return s
 	}
-	i := strings.IndexByte(t, '>')
-	inner := t[i+1 : len(t)-len("</untrusted_context>")]
+	// The opening tag ends before the closing one.
+	i := strings.IndexByte(body, '>')
+	if i < 0 {
+		return s
+	}
+	inner := body[i+1:]
 	inner = strings.TrimPrefix(strings.TrimPrefix(inner, "\r"), "\n")
 	inner = strings.TrimSuffix(strings.TrimSuffix(inner, "\n"), "\r")
 	return inner
@@ -554,39 +627,47 @@ type geminiLog struct {
 	byID  map[string]*geminiMsg // last version of each listed message
 }
 
+// The members of a .jsonl record that tell its kind.
+var geminiRecordFields = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash"}
+
 func (d *geminiLog) record(line []byte, n int) {
-	if !gjson.ValidBytes(line) {
+	if !validJSON(line) {
 		msg, _ := jsonError(line)
 		d.s.skip(n, msg)
 		return
 	}
-	rec := gjson.ParseBytes(line)
-	if !rec.IsObject() {
+	rec := string(line)
+	if rec[skipSpace(rec, 0)] != '{' {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	lineAt := func(int) int { return n }
+	var f [5]string
+	fields(rec, geminiRecordFields, f[:])
+	r := &geminiReader{path: d.s.Path, lineAt: func(int) int { return n }}
 	// The order of the tests is Gemini CLI's own.
 	switch {
-	case rec.Get("$rewindTo").Type == gjson.String:
-		d.rewind(rec.Get("$rewindTo").String())
-	case rec.Get("id").Type == gjson.String:
-		d.put(readGeminiMsg(rec, d.s.Path, lineAt))
-	case rec.Get("$set").IsObject():
-		set := rec.Get("$set")
-		d.meta.set(set)
-		if msgs := set.Get("messages"); msgs.IsArray() {
+	case isString(f[0]):
+		d.rewind(value(f[0]).String())
+	case isString(f[1]):
+		d.put(r.readMsg(rec, 0))
+	case isObject(f[2]):
+		var meta [gmCount]string
+		fieldsAt(f[2], geminiMetaFields, meta[:], nil)
+		d.meta.set(&meta)
+		if msgs := meta[gmMessages]; isArray(msgs) {
 			d.order = d.order[:0]
 			clear(d.byID)
-			msgs.ForEach(func(_, m gjson.Result) bool {
-				if m.Get("id").Type == gjson.String {
-					d.put(readGeminiMsg(m, d.s.Path, lineAt))
+			eachElementAt(msgs, func(_ int, m string) bool {
+				if isString(field(m, "id")) {
+					d.put(r.readMsg(m, 0))
 				}
 				return true
 			})
 		}
-	case rec.Get("sessionId").Type == gjson.String && rec.Get("projectHash").Type == gjson.String:
-		d.meta.set(rec)
+	case isString(f[3]) && isString(f[4]):
+		var meta [gmCount]string
+		fieldsAt(rec, geminiMetaFields, meta[:], nil)
+		d.meta.set(&meta)
 	}
 }
 
@@ -623,7 +704,8 @@ func (d *geminiLog) finish() {
 }
 
 // decodeGeminiDocument reads a whole-document record or checkpoint. A
-// truncated document gives the calls that are complete in it.
+// truncated document gives the calls that are complete in it; a broken one,
+// those before the error.
 func decodeGeminiDocument(r io.Reader, s *Session) (*Session, error) {
 	data, rerr := io.ReadAll(r)
 	if rerr != nil {
@@ -635,45 +717,49 @@ func decodeGeminiDocument(r io.Reader, s *Session) (*Session, error) {
 	if len(doc) == 0 {
 		return s, rerr
 	}
-	if !gjson.ValidBytes(doc) {
+	rd := &geminiReader{path: s.Path, lineAt: func(off int) int { return lines.at(start + off) }}
+	if !validJSON(doc) {
 		msg, off := jsonError(doc)
 		line := 0
 		if off >= 0 {
 			line = lines.at(start + int(off))
 		}
 		s.skip(line, msg+"; calls before it are still read")
-	}
-	root := gjson.ParseBytes(doc)
-	lineAt := func(base int) func(int) int {
-		return func(off int) int {
-			if off <= 0 {
-				off = base
-			}
-			return lines.at(start + off)
+		// Like gjson, which read broken documents before, pass over any
+		// control character before the value, not only white space.
+		for len(doc) > 0 && doc[0] <= ' ' {
+			doc = doc[1:]
+			start++
 		}
+		doc = doc[:jsonPrefix(doc)]
+		rd.cut = true
 	}
-	switch {
-	case root.IsArray():
-		readGeminiCheckpoint(s, root, lineAt(0))
+	root := string(doc)
+	if isArray(root) {
+		rd.readCheckpoint(s, root, 0)
 		return s, rerr
-	case !root.Get("messages").Exists() && root.Get("history").IsArray():
-		readGeminiCheckpoint(s, root.Get("history"), lineAt(0))
+	}
+	var f [gmCount]string
+	var offs [gmCount]int
+	fieldsAt(root, geminiMetaFields, f[:], offs[:])
+	if f[gmMessages] == "" && isArray(f[gmHistory]) {
+		rd.readCheckpoint(s, f[gmHistory], offs[gmHistory])
 		return s, rerr
 	}
 	var meta geminiMeta
-	meta.set(root)
+	meta.set(&f)
 	var msgs []*geminiMsg
-	root.Get("messages").ForEach(func(_, m gjson.Result) bool {
-		msgs = append(msgs, readGeminiMsg(m, s.Path, lineAt(m.Index)))
+	eachValueAt(f[gmMessages], func(off int, m string) bool {
+		msgs = append(msgs, rd.readMsg(m, offs[gmMessages]+off))
 		return true
 	})
 	meta.build(s, msgs)
 	return s, rerr
 }
 
-// readGeminiCheckpoint reads the calls of a /chat save checkpoint, a list
-// of Gemini API contents.
-func readGeminiCheckpoint(s *Session, contents gjson.Result, lineAt func(int) int) {
+// readCheckpoint reads the calls of a /chat save checkpoint, a raw list of
+// Gemini API contents found at offset at.
+func (t *geminiReader) readCheckpoint(s *Session, contents string, at int) {
 	s.Notes = append(s.Notes, "a /chat save checkpoint records no times, statuses or model; calls are paired with their responses by id, or else by order and name")
 	type pendingCall struct {
 		c  *Call
@@ -702,47 +788,55 @@ func readGeminiCheckpoint(s *Session, contents gjson.Result, lineAt func(int) in
 		return c
 	}
 	i := -1
-	contents.ForEach(func(_, content gjson.Result) bool {
+	eachElementAt(contents, func(off int, content string) bool {
 		i++
-		role := content.Get("role").String()
+		var cf [2]string
+		var coffs [2]int
+		fieldsAt(content, []string{"role", "parts"}, cf[:], coffs[:])
+		role := value(cf[0]).String()
 		text := ""
 		first := true
-		content.Get("parts").ForEach(func(_, p gjson.Result) bool {
-			if !gjson.Valid(p.Raw) {
+		eachValueAt(cf[1], func(poff int, p string) bool {
+			if t.cut && !gjson.Valid(p) {
 				return false // the cut-off end of a truncated checkpoint
 			}
+			line := t.lineAt(at + off + coffs[1] + poff)
+			var f [4]string
+			fields(p, []string{"functionCall", "functionResponse", "text", "thought"}, f[:])
 			switch {
-			case p.Get("functionCall").IsObject():
-				fc := p.Get("functionCall")
+			case isObject(f[0]):
+				var fc [3]string
+				fields(f[0], []string{"id", "name", "args"}, fc[:])
 				c := &Call{
 					Msg:    i,
-					ID:     fc.Get("id").String(),
-					Tool:   fc.Get("name").String(),
+					ID:     value(fc[0]).String(),
+					Tool:   value(fc[1]).String(),
 					Status: "no-result",
-					Pos:    Pos{File: s.Path, Line: lineAt(p.Index)},
+					Pos:    Pos{File: s.Path, Line: line},
 				}
 				c.Kind = KindOf(c.Tool)
-				setInput(c, fc.Get("args"))
+				setInputRaw(c, fc[2], asIs, asIs)
 				if first {
 					c.Text = abridgeText(text)
 					first = false
 				}
 				pending = append(pending, pendingCall{c, c.ID})
 				s.add(c)
-			case p.Get("functionResponse").IsObject():
-				fr := p.Get("functionResponse")
-				c := take(fr.Get("id").String(), fr.Get("name").String())
+			case isObject(f[1]):
+				var fr [2]string
+				fields(f[1], []string{"id", "name"}, fr[:])
+				c := take(value(fr[0]).String(), value(fr[1]).String())
 				if c == nil {
-					s.skip(lineAt(p.Index), "functionResponse for unknown functionCall "+strconv.Quote(fr.Get("name").String()))
+					s.skip(line, "functionResponse for unknown functionCall "+strconv.Quote(value(fr[1]).String()))
 					return true
 				}
 				out, errText, _ := geminiResponse(p)
 				geminiOutcome(c, "", out, errText)
-			case p.Get("text").Type == gjson.String && !p.Get("thought").Bool():
+			case isString(f[2]) && !value(f[3]).Bool():
 				if role == "model" {
-					text = p.Get("text").String()
-				} else if s.Title == "" && !geminiInjected(p.Get("text").String()) {
-					s.Title = firstLine(p.Get("text").String(), 100)
+					text = value(f[2]).String()
+				} else if s.Title == "" && !geminiInjected(value(f[2]).String()) {
+					s.Title = firstLine(value(f[2]).String(), 100)
 				}
 			}
 			return true

@@ -53,29 +53,31 @@ func decodeOpencode(r io.Reader, name string) (*Session, error) {
 	}
 	lines := &lineCounter{data: data, line: 1}
 	doc := data[start:]
-	if !gjson.ValidBytes(doc) {
+	cut := false
+	if !validJSON(doc) {
 		msg, off := jsonError(doc)
 		line := 0
 		if off >= 0 {
 			line = lines.at(start + int(off))
 		}
 		s.skip(line, msg+"; calls before it are still read")
+		// What is read is what comes before the error.
+		doc = doc[:jsonPrefix(doc)]
+		cut = true
 	}
 
-	info := gjson.GetBytes(doc, "info")
+	var f [2]string
+	var offs [2]int
+	fieldsAt(string(doc), []string{"info", "messages"}, f[:], offs[:])
+	info := value(f[0])
 	s.ID = info.Get("id").String()
 	setOpencodeInfo(s, info)
 
-	msgs := gjson.GetBytes(doc, "messages")
 	i := -1
-	msgs.ForEach(func(_, m gjson.Result) bool {
+	eachValueAt(f[1], func(off int, m string) bool {
 		i++
-		line := lines.at(start + m.Index)
-		readOpencodeMessage(s, m, i, func(off int) int {
-			if off <= 0 {
-				return line
-			}
-			return lines.at(start + off)
+		readOpencodeMessage(s, m, i, cut, func(moff int) int {
+			return lines.at(start + offs[1] + off + moff)
 		})
 		return true
 	})
@@ -92,16 +94,19 @@ func setOpencodeInfo(s *Session, info gjson.Result) {
 	s.End = epochMillis(info.Get("time.updated"))
 }
 
-// readOpencodeMessage adds the tool calls of message m, the i-th. lineAt
-// turns an offset in the document into a line number; gjson gives the
-// results of m.Get offsets in the whole document, as it does m's own.
-func readOpencodeMessage(s *Session, m gjson.Result, i int, lineAt func(int) int) {
-	om := newOpencodeMessage(s, m.Get("info"), i)
-	m.Get("parts").ForEach(func(_, p gjson.Result) bool {
-		if !gjson.Valid(p.Raw) {
+// readOpencodeMessage adds the tool calls of the raw message m, the i-th.
+// lineAt turns an offset in m into a line number. When cut is set, m may
+// end early, in the middle of a part.
+func readOpencodeMessage(s *Session, m string, i int, cut bool, lineAt func(int) int) {
+	var f [2]string
+	var offs [2]int
+	fieldsAt(m, []string{"info", "parts"}, f[:], offs[:])
+	om := newOpencodeMessage(s, f[0], i)
+	eachValueAt(f[1], func(off int, p string) bool {
+		if cut && !gjson.Valid(p) {
 			return false // the cut-off end of a broken export
 		}
-		om.part(p, Pos{File: s.Path, Line: lineAt(p.Index)})
+		om.part(p, Pos{File: s.Path, Line: lineAt(offs[1] + off)})
 		return true
 	})
 }
@@ -116,65 +121,104 @@ type opencodeMessage struct {
 	text   string // the assistant's text since the last call
 }
 
-// newOpencodeMessage starts the i-th message of s, whose info object (role,
-// model, tokens) is info; info may be missing.
-func newOpencodeMessage(s *Session, info gjson.Result, i int) *opencodeMessage {
-	if info.Get("role").String() == "assistant" {
-		if model := info.Get("modelID").String(); model != "" {
+// newOpencodeMessage starts the i-th message of s, whose raw info object
+// (role, model, tokens) is info; info may be missing.
+func newOpencodeMessage(s *Session, info string, i int) *opencodeMessage {
+	var f [3]string
+	dups := fieldsAt(info, []string{"role", "modelID", "tokens"}, f[:], nil)
+	if value(f[0]).String() == "assistant" {
+		if model := value(f[1]).String(); model != "" {
 			setOnce(&s.Model, model)
 		}
 	}
-	return &opencodeMessage{s: s, i: i, tokens: int(info.Get("tokens.output").Int())}
+	tokens := below(info, "tokens", f[2], dups&4 != 0, "output")
+	return &opencodeMessage{s: s, i: i, tokens: int(value(tokens).Int())}
 }
 
-// part reads one part of the message, found at pos.
-func (m *opencodeMessage) part(p gjson.Result, pos Pos) {
-	switch p.Get("type").String() {
+// The members of a part that the decoder reads, by their index in
+// opencodePartFields.
+const (
+	opType = iota
+	opSynthetic
+	opText
+	opCallID
+	opTool
+	opState
+	opCount
+)
+
+var opencodePartFields = []string{"type", "synthetic", "text", "callID", "tool", "state"}
+
+// part reads one part of the message, valid JSON found at pos.
+func (m *opencodeMessage) part(p string, pos Pos) {
+	var f [opCount]string
+	fields(p, opencodePartFields, f[:])
+	switch value(f[opType]).String() {
 	case "text":
-		if !p.Get("synthetic").Bool() {
-			m.text = p.Get("text").String()
+		if !value(f[opSynthetic]).Bool() {
+			m.text = value(f[opText]).String()
 		}
 	case "tool":
-		c := opencodeCall(m.s, p, m.i, pos)
+		c := opencodeCall(m.s, &f, m.i, pos)
 		c.Text = abridgeText(m.text)
 		c.Tokens, m.tokens = m.tokens, 0
 		m.text = ""
 	}
 }
 
-// opencodeCall adds the call of tool part p, found at pos in message msg.
-func opencodeCall(s *Session, p gjson.Result, msg int, pos Pos) *Call {
-	st := p.Get("state")
+// The members of a tool part's state that the decoder reads, by their
+// index in opencodeStateFields.
+const (
+	osTime = iota
+	osInput
+	osStatus
+	osOutput
+	osError
+	osMetadata
+	osCount
+)
+
+var opencodeStateFields = []string{"time", "input", "status", "output", "error", "metadata"}
+
+// opencodeCall adds the call of a tool part whose members are f, found at
+// pos in message msg.
+func opencodeCall(s *Session, f *[opCount]string, msg int, pos Pos) *Call {
+	st := f[opState]
+	var sf [osCount]string
+	dups := fieldsAt(st, opencodeStateFields, sf[:], nil)
+	stateAt := func(i int, path ...string) gjson.Result {
+		return value(below(st, opencodeStateFields[i], sf[i], dups&(1<<i) != 0, path...))
+	}
 	c := &Call{
 		Msg:   msg,
-		ID:    p.Get("callID").String(),
-		Tool:  p.Get("tool").String(),
-		Start: epochMillis(st.Get("time.start")),
-		End:   epochMillis(st.Get("time.end")),
+		ID:    value(f[opCallID]).String(),
+		Tool:  value(f[opTool]).String(),
+		Start: epochMillis(stateAt(osTime, "start")),
+		End:   epochMillis(stateAt(osTime, "end")),
 		Pos:   pos,
 	}
 	c.Kind = KindOf(c.Tool)
-	in := st.Get("input")
-	setInput(c, in)
-	if in.Get("redacted").Exists() && len(s.Notes) == 0 {
+	in := sf[osInput]
+	setInputRaw(c, in, asIs, asIs)
+	if field(in, "redacted") != "" && len(s.Notes) == 0 {
 		s.Notes = append(s.Notes, "the export was made with --sanitize: commands and outputs are redacted, so failures cannot be explained")
 	}
-	c.Status = st.Get("status").String()
+	c.Status = value(sf[osStatus]).String()
 	switch c.Status {
 	case "completed":
-		c.Output = abridge(st.Get("output").String())
+		c.Output = abridge(value(sf[osOutput]).String())
 	case "error":
 		c.IsError = true
-		c.Output = abridge(st.Get("error").String())
+		c.Output = abridge(value(sf[osError]).String())
 	case "pending", "running":
 		// Left unfinished when the session stopped.
 		c.Status = "interrupted"
-		c.Output = abridge(st.Get("metadata.output").String())
+		c.Output = abridge(stateAt(osMetadata, "output").String())
 	}
-	if st.Get("metadata.interrupted").Bool() {
+	if stateAt(osMetadata, "interrupted").Bool() {
 		c.Status = "interrupted"
 	}
-	if exit := st.Get("metadata.exit"); exit.Type == gjson.Number {
+	if exit := stateAt(osMetadata, "exit"); exit.Type == gjson.Number {
 		code := int(exit.Int())
 		c.Exit = &code
 	}

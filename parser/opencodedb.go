@@ -210,7 +210,7 @@ func (d *opencodeDB) read(s *Session) error {
 		if isOldOpencodeMessage(info) {
 			old++
 		}
-		m := newOpencodeMessage(s, info, i)
+		m := newOpencodeMessage(s, info.Raw, i)
 		if err := d.readParts(s, m, msg.id); err != nil {
 			return err
 		}
@@ -234,7 +234,7 @@ func (d *opencodeDB) readParts(s *Session, m *opencodeMessage, id string) error 
 		}
 		pos := Pos{File: d.path + "#part/" + id}
 		if p, ok := jsonObject(s, pos.File, data, false); ok {
-			m.part(p, pos)
+			m.part(p.Raw, pos)
 		}
 	}
 	if err := rows.Err(); err != nil {

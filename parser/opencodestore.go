@@ -357,7 +357,7 @@ func readOpencodeFiles(s *Session, msgDir string, partDir func(string) string) e
 			old++ // its parts are in it, not in a folder
 			continue
 		}
-		m := newOpencodeMessage(s, info, i)
+		m := newOpencodeMessage(s, info.Raw, i)
 		folder := partDir(id)
 		parts, err := jsonIDs(folder)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -379,7 +379,7 @@ func readOpencodeFiles(s *Session, msgDir string, partDir func(string) string) e
 			if p, ok := jsonObject(s, name, data, true); ok {
 				// The line where the object starts: 1 unless blank lines precede it.
 				line := 1 + bytes.Count(data[:bytes.IndexByte(data, '{')], []byte("\n"))
-				m.part(p, Pos{File: name, Line: line})
+				m.part(p.Raw, Pos{File: name, Line: line})
 			}
 		}
 	}

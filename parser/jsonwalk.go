@@ -1,0 +1,232 @@
+package parser
+
+import "strings"
+
+// This file walks JSON documents that are read whole (a Gemini CLI
+// record, an opencode export) in one pass per object, as jsonscan.go's
+// walkers do for records. A document may be cut short or broken, and its
+// decoder still reads what comes before the trouble: the walkers here take
+// valid JSON, or the start of it (see jsonPrefix), and read a cut value as
+// gjson does. A string that is not closed ends the walk; an object or array
+// that is not closed is passed on as far as it goes. They also give the
+// offset of each value, which the decoders turn into a line number.
+
+// jsonPrefix returns the length of the start of data that the walkers
+// read as gjson reads the whole: the offset at which data stops being
+// valid JSON, or the end of the first value when more data follows it.
+func jsonPrefix(data []byte) int {
+	i := skipSpace(data, 0)
+	if i == len(data) {
+		return i
+	}
+	end, _ := validValue(data, i)
+	// validValue fails at the start of a word, which may be cut short:
+	// then data, with the word completed, is valid up to its end.
+	rest := string(data[end:])
+	for _, w := range []string{"true", "false", "null"} {
+		if rest != "" && len(rest) < len(w) && strings.HasPrefix(w, rest) {
+			whole := append(data[:end:end], w...)
+			if e, _ := validValue(whole, i); e > end {
+				return len(data)
+			}
+		}
+	}
+	return end
+}
+
+// endString returns the index after the string whose opening quote is at
+// s[i], and false when s ends before the string does.
+func endString(s string, i int) (int, bool) {
+	start := i + 1
+	i = start
+	for {
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			return len(s), false
+		}
+		i += q
+		// The quote ends the string unless an odd number of
+		// backslashes escapes it.
+		n := 0
+		for k := i - 1; k >= start && s[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i + 1, true
+		}
+		i++
+	}
+}
+
+// endValue returns the index after the value that starts at s[i], and
+// false when there is none or it is a string that s ends in. An object or
+// array that s ends in ends with s.
+func endValue(s string, i int) (int, bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch s[i] {
+	case '"':
+		return endString(s, i)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i, _ = endString(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return i, true
+	}
+	for i < len(s) && !isDelim(s[i]) {
+		i++
+	}
+	return i, true
+}
+
+// eachMemberAt calls fn with the raw key (between its quotes), the offset
+// in obj and the raw value of each member of the object obj, in order,
+// until fn returns false. It does nothing when obj is not an object.
+func eachMemberAt(obj string, fn func(key string, off int, val string) bool) {
+	i := skipSpace(obj, 0)
+	if i == len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		end, ok := endString(obj, i)
+		if !ok {
+			return
+		}
+		key := obj[i+1 : end-1]
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipSpace(obj, i+1)
+		end, ok = endValue(obj, i)
+		if !ok || !fn(key, i, obj[i:end]) {
+			return
+		}
+		i = skipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// eachElementAt calls fn with the offset in arr and the raw value of each
+// element of the array arr, in order, until fn returns false. It does
+// nothing when arr is not an array.
+func eachElementAt(arr string, fn func(off int, val string) bool) {
+	i := skipSpace(arr, 0)
+	if i == len(arr) || arr[i] != '[' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(arr, i)
+		if i >= len(arr) || arr[i] == ']' {
+			return
+		}
+		end, ok := endValue(arr, i)
+		if !ok || !fn(i, arr[i:end]) {
+			return
+		}
+		i = skipSpace(arr, end)
+		if i >= len(arr) || arr[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// eachValueAt calls fn as gjson's ForEach calls its iterator, with the
+// offset of each value in raw too: with each element of an array, each
+// member's value of an object, or once with any other value; never for "".
+func eachValueAt(raw string, fn func(off int, val string) bool) {
+	i := skipSpace(raw, 0)
+	switch {
+	case i == len(raw):
+	case raw[i] == '[':
+		eachElementAt(raw, fn)
+	case raw[i] == '{':
+		eachMemberAt(raw, func(_ string, off int, val string) bool { return fn(off, val) })
+	default:
+		fn(i, raw[i:])
+	}
+}
+
+// fieldsAt stores in vals[i] the raw value of the first member of obj
+// named names[i], and in offs[i], unless offs is nil, its offset in obj. It
+// walks the whole of obj once, and returns a mask in which bit i is set when
+// more than one member is named names[i], for below.
+func fieldsAt(obj string, names []string, vals []string, offs []int) (dups uint64) {
+	eachMemberAt(obj, func(key string, off int, val string) bool {
+		for i, n := range names {
+			if !keyIs(key, n) {
+				continue
+			}
+			if vals[i] != "" {
+				dups |= 1 << i
+			} else {
+				vals[i] = val
+				if offs != nil {
+					offs[i] = off
+				}
+			}
+			break
+		}
+		return true
+	})
+	return dups
+}
+
+// dig returns the raw value at a path of member names in obj, as
+// gjson.Get(obj, "name.name…") finds it: a member named path[0] that does
+// not hold the rest of the path is passed over for a later one so named.
+func dig(obj string, path ...string) string {
+	if len(path) == 0 {
+		return obj
+	}
+	var out string
+	eachMemberAt(obj, func(key string, _ int, val string) bool {
+		if !keyIs(key, path[0]) {
+			return true
+		}
+		out = dig(val, path[1:]...)
+		return out == ""
+	})
+	return out
+}
+
+// below returns dig(obj, name, path...) given first, the raw value of the
+// first member of obj named name, and dup, whether obj has another: it
+// walks obj again only when first does not hold the path and another
+// member might.
+func below(obj, name, first string, dup bool, path ...string) string {
+	if v := dig(first, path...); v != "" || !dup {
+		return v
+	}
+	return dig(obj, append([]string{name}, path...)...)
+}
+
+// isString, isObject and isArray tell a raw value's type from its first
+// byte, as gjson's Type, IsObject and IsArray do.
+func isString(raw string) bool { return raw != "" && raw[0] == '"' }
+func isObject(raw string) bool { return raw != "" && raw[0] == '{' }
+func isArray(raw string) bool  { return raw != "" && raw[0] == '[' }

@@ -1,0 +1,144 @@
+package parser
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// walkSeeds returns the JSON seeds and the whole-document samples.
+func walkSeeds(t testing.TB) []string {
+	seeds := append(jsonSeeds(t),
+		`{"a":{"x":1},"a":{"b":2}}`, `{"a":"s","a":{"b":[1]},"b":3}`, `{"a":[{"b":1}],"a":{"b":4}}`,
+		`{"t\u0069me":{"start":5}}`, `{"a" : { "b" : "c\"}" } , "d":[ "]" ,{}] }`)
+	for _, dir := range []string{"gemini", "opencode"} {
+		files, _ := filepath.Glob(filepath.Join("..", "testdata", dir, "*.json"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seeds = append(seeds, string(data))
+		}
+	}
+	return seeds
+}
+
+// TestWalk checks the walkers on the seeds and on every start of them.
+func TestWalk(t *testing.T) {
+	for _, s := range walkSeeds(t) {
+		step := max(1, len(s)/100)
+		for n := 0; n <= len(s); n += step {
+			checkWalk(t, s[:n])
+			if want := len(strings.TrimRight(s[:n], " \t\r\n")); validJSON([]byte(s)) && jsonPrefix([]byte(s[:n])) < want {
+				t.Fatalf("jsonPrefix(%q) = %d, want %d", s[:n], jsonPrefix([]byte(s[:n])), want)
+			}
+		}
+		checkWalk(t, s)
+	}
+}
+
+func FuzzWalk(f *testing.F) {
+	for _, s := range walkSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(checkWalk)
+}
+
+// checkWalk checks that the walkers find in s, cut at jsonPrefix, what
+// gjson finds in it, and that jsonPrefix keeps the whole of a valid
+// document cut short.
+func checkWalk(t *testing.T, s string) {
+	cut := s[:jsonPrefix([]byte(s))]
+	i := skipSpace(cut, 0)
+	if i == len(cut) || cut[i] != '{' && cut[i] != '[' {
+		return
+	}
+	compareWalk(t, cut, cut[i:], gjson.Parse(cut), i)
+}
+
+// compareWalk compares the walk of raw, found at offset at of s, with
+// gjson's of r, and goes down into the values.
+func compareWalk(t *testing.T, s, raw string, r gjson.Result, at int) {
+	type item struct {
+		off int
+		raw string
+	}
+	var got []item
+	var want []gjson.Result
+	eachValueAt(raw, func(off int, v string) bool {
+		got = append(got, item{at + off, v})
+		return true
+	})
+	r.ForEach(func(_, v gjson.Result) bool {
+		want = append(want, v)
+		return true
+	})
+	if len(got) != len(want) {
+		t.Fatalf("in %q: eachValueAt gives %d values of %q, gjson %d", s, len(got), raw, len(want))
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.off != w.Index || g.raw != w.Raw {
+			t.Fatalf("in %q: value %d is %q at %d, gjson finds %q at %d", s, i, g.raw, g.off, w.Raw, w.Index)
+		}
+		if isString(g.raw) && value(g.raw).String() != w.String() {
+			t.Fatalf("in %q: string %q reads %q, gjson %q", s, g.raw, value(g.raw).String(), w.String())
+		}
+		if isObject(g.raw) || isArray(g.raw) {
+			compareWalk(t, s, g.raw, w, g.off)
+		}
+	}
+	if isObject(raw) {
+		compareFields(t, s, raw, r, at)
+	}
+}
+
+// compareFields checks fieldsAt and dig on the object raw, at offset at of
+// s, against gjson's Get on r, for its keys that are plain words.
+func compareFields(t *testing.T, s, raw string, r gjson.Result, at int) {
+	var names []string
+	seen := make(map[string]bool)
+	eachMemberAt(raw, func(key string, _ int, _ string) bool {
+		if plainKey(key) && !seen[key] {
+			seen[key] = true
+			names = append(names, key)
+		}
+		return true
+	})
+	if len(names) > 64 {
+		names = names[:64]
+	}
+	vals := make([]string, len(names))
+	offs := make([]int, len(names))
+	fieldsAt(raw, names, vals, offs)
+	for i, n := range names {
+		w := r.Get(n)
+		if vals[i] != w.Raw || w.Raw != "" && at+offs[i] != w.Index {
+			t.Fatalf("in %q: field %q is %q at %d, gjson finds %q at %d", s, n, vals[i], at+offs[i], w.Raw, w.Index)
+		}
+		if !isObject(vals[i]) {
+			continue
+		}
+		eachMemberAt(vals[i], func(key string, _ int, _ string) bool {
+			if !plainKey(key) {
+				return true
+			}
+			if got, want := dig(raw, n, key), r.Get(n+"."+key).Raw; got != want {
+				t.Fatalf("in %q: dig %s.%s is %q, gjson finds %q", s, n, key, got, want)
+			}
+			return true
+		})
+	}
+}
+
+// plainKey reports whether gjson reads key as a member name rather than a
+// path with wildcards, modifiers or escapes.
+func plainKey(key string) bool {
+	return key != "" && strings.IndexFunc(key, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-' || r == '$')
+	}) < 0
+}
