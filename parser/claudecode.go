@@ -88,7 +88,7 @@ type claudeDecoder struct {
 	// first holds, by tool_use id, where its call and its result were read
 	// and digests of them, to tell a replayed copy from a different record
 	// that reuses the id.
-	first   map[string]claudeFirst
+	first   map[string]*claudeFirst
 	seed    maphash.Seed
 	badTime int    // timestamps that are not RFC 3339
 	badLine int    // the line of the first of them
@@ -120,7 +120,7 @@ func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (
 		done:   done,
 		s:      &Session{Path: name, Format: "claude-code", Calls: []*Call{}},
 		byID:   make(map[string]*Call),
-		first:  make(map[string]claudeFirst),
+		first:  make(map[string]*claudeFirst),
 		seed:   maphash.MakeSeed(),
 		msg:    -1,
 		names:  make(map[string]string),
@@ -330,9 +330,9 @@ var blockFields = []string{"type", "id", "name", "input", "text"}
 
 func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string) {
 	id := value(b[1]).String()
-	if f, ok := d.first[id]; id != "" && ok {
+	if id != "" && d.first[id] != nil {
 		// A replayed copy of a call already read, unless it differs.
-		if f.use != d.digest(b[2], b[3]) {
+		if f := d.first[id]; f.use != d.digest(b[2], b[3]) {
 			d.s.skip(n, fmt.Sprintf("tool_use %q has the id of the call at line %d but another name or input; skipped", id, f.useLine))
 		}
 		return
@@ -354,7 +354,7 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 	d.add(c)
 	if id != "" {
 		d.byID[id] = c
-		d.first[id] = claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
+		d.first[id] = &claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
 	}
 	if d.msgCall == nil {
 		d.msgCall = c
@@ -396,8 +396,8 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	})
 	for _, f := range results {
 		id := value(f[0]).String()
-		first, ok := d.first[id]
-		if !ok {
+		first := d.first[id]
+		if first == nil {
 			d.s.skip(n, "tool_result for unknown tool_use "+strconv.Quote(id))
 			continue
 		}
@@ -410,7 +410,6 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 			continue
 		}
 		first.resultLine, first.result = n, sum
-		d.first[id] = first
 		c := d.byID[id]
 		if d.forget {
 			delete(d.byID, id)
