@@ -19,13 +19,13 @@ func jsonPrefix(data []byte) int {
 	if i == len(data) {
 		return i
 	}
-	end, _ := validValue(data, i)
+	end, _ := validValue(string(data), i)
 	// validValue fails at the start of a word, which may be cut short:
 	// then data, with the word completed, is valid up to its end.
 	rest := string(data[end:])
 	for _, w := range []string{"true", "false", "null"} {
 		if rest != "" && len(rest) < len(w) && strings.HasPrefix(w, rest) {
-			whole := append(data[:end:end], w...)
+			whole := string(data[:end]) + w
 			if e, _ := validValue(whole, i); e > end {
 				return len(data)
 			}
