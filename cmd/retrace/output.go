@@ -39,6 +39,7 @@ func (in *inputs) render(g *Globals, env *Env, format string, write func(*output
 // so that memory holds a few sessions rather than all of them. Then end,
 // when not nil, writes what was kept.
 func (in *inputs) stream(g *Globals, env *Env, each func(io.Writer, *analyzer.SessionReport) error, end func(io.Writer) error) error {
+	defer tuneGC(env)()
 	w := bufio.NewWriter(env.Stdout)
 	var writeErr error
 	loadErr := in.each(g, env, func(sr *analyzer.SessionReport) {
