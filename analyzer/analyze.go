@@ -119,6 +119,8 @@ type SessionStream struct {
 	facts map[*parser.Call]*callFacts
 	keep  bool // leave the calls' outputs as they are (AnalyzeSession)
 	opts  StreamOptions
+	// parsed keeps the command lines parsed so far (see parseCommand).
+	parsed map[string]*Command
 
 	// With StreamOptions.Part: the calls added, in the order of their
 	// ordinals, that no part has taken yet, with their facts; the calls
@@ -169,7 +171,10 @@ func NewSessionStream(o StreamOptions) *SessionStream {
 // its excerpt), and the arguments of a shell call (the command line says
 // them). Calls must not change after they are added.
 func (st *SessionStream) Add(c *parser.Call) {
-	f := analyzeCall(c, !st.opts.NoNumbers)
+	if st.parsed == nil {
+		st.parsed = make(map[string]*Command)
+	}
+	f := analyzeCall(c, !st.opts.NoNumbers, st.parsed)
 	if !st.keep {
 		if f.diag == nil {
 			c.Output = ""
@@ -198,7 +203,7 @@ func (st *SessionStream) Report(s *parser.Session) *SessionReport {
 	facts := make([]*callFacts, len(s.Calls))
 	for i, c := range s.Calls {
 		if facts[i] = st.facts[c]; facts[i] == nil {
-			facts[i] = analyzeCall(c, !st.opts.NoNumbers)
+			facts[i] = analyzeCall(c, !st.opts.NoNumbers, st.parsed)
 		}
 	}
 	st.facts = nil
@@ -287,7 +292,7 @@ func (st *SessionStream) last(s *parser.Session) *SessionReport {
 	if st.win == nil { // no call was added
 		facts := make([]*callFacts, len(s.Calls))
 		for i, c := range s.Calls {
-			facts[i] = analyzeCall(c, false)
+			facts[i] = analyzeCall(c, false, st.parsed)
 		}
 		return st.report(newSessionAnalysisOf(s, facts))
 	}
@@ -316,11 +321,11 @@ type callFacts struct {
 }
 
 // analyzeCall finds the facts of one call; its numbers too when numbers
-// is true.
-func analyzeCall(c *parser.Call, numbers bool) *callFacts {
+// is true. parsed, when not nil, keeps the commands parsed so far.
+func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*Command) *callFacts {
 	f := &callFacts{}
 	if c.Kind == parser.Shell {
-		f.cmd = ParseCommand(c.Command)
+		f.cmd = parseCommand(c.Command, parsed)
 	}
 	f.target = targetOf(c, f.cmd)
 	if d := Diagnose(c, f.cmd); d != nil {
@@ -340,6 +345,30 @@ func analyzeCall(c *parser.Call, numbers bool) *callFacts {
 	return f
 }
 
+// A session runs the same command lines again and again (the tests, the
+// build, the benchmark): parseCommand parses each once, remembering up to
+// maxParsed lines of up to maxParsedLen bytes in parsed. A Command is not
+// changed once parsed, so the calls of one line can share it.
+const (
+	maxParsed    = 1024
+	maxParsedLen = 512
+)
+
+func parseCommand(line string, parsed map[string]*Command) *Command {
+	if parsed == nil || len(line) > maxParsedLen {
+		return ParseCommand(line)
+	}
+	if cmd, ok := parsed[line]; ok {
+		return cmd
+	}
+	if len(parsed) == maxParsed {
+		clear(parsed)
+	}
+	cmd := ParseCommand(line)
+	parsed[line] = cmd
+	return cmd
+}
+
 // A sessionAnalysis holds the per-call facts the passes share.
 type sessionAnalysis struct {
 	s        *parser.Session
@@ -355,7 +384,7 @@ type sessionAnalysis struct {
 func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
 	facts := make([]*callFacts, len(s.Calls))
 	for i, c := range s.Calls {
-		facts[i] = analyzeCall(c, false)
+		facts[i] = analyzeCall(c, false, nil)
 	}
 	a := newSessionAnalysisOf(s, facts)
 	a.facts = nil // the numbers are read from the outputs
