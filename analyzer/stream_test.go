@@ -2,10 +2,12 @@ package analyzer_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -234,4 +236,94 @@ func TestStreamParts(t *testing.T) {
 	if diff := cmp.Diff(want.String(), got.String()); diff != "" {
 		t.Errorf("the parts report otherwise than the whole sessions (-whole +parts):\n%s", diff)
 	}
+}
+
+// FuzzStreamParts checks, on sessions of calls drawn from a few commands
+// and outcomes that fail, retry and fix each other, that cutting a
+// session into parts of any size reports what the whole session does.
+// Each byte of the input after the first makes a call: its low bits pick
+// the command, its high bits the outcome; the first byte sets the part
+// size.
+func FuzzStreamParts(f *testing.F) {
+	f.Add([]byte{1, 0x10, 0x00, 0x21, 0x01, 0x30, 0x12, 0x02, 0x45, 0x05, 0x13, 0x03})
+	f.Add([]byte{3, 0x10, 0x11, 0x12, 0x16, 0x06, 0x00, 0x24, 0x04, 0x37, 0x07})
+	f.Add(bytes.Repeat([]byte{2, 0x10, 0x00, 0x01, 0x02, 0x03}, 20))
+	commands := []string{
+		"python bench.py --num-prompts 5", "python bench.py --num-runs 5", "mytool build",
+		"pip install mytool", "ls src", "python bench.py --help", "make test", "cat notes.txt",
+	}
+	outcomes := []struct {
+		exit int
+		out  string
+	}{
+		{0, "ok\n"},
+		{2, "usage: bench.py [-h] [--num-runs N]\nbench.py: error: unrecognized arguments: --num-prompts 5\n"},
+		{127, "bash: mytool: command not found\n"},
+		{1, "Traceback (most recent call last):\n  File \"bench.py\", line 3, in <module>\nAttributeError: 'NoneType' object has no attribute 'run'\n"},
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 || len(data) > 400 {
+			return
+		}
+		size := int(data[0]%8) + 1
+		session := func() *parser.Session {
+			s := &parser.Session{Path: "fuzz", Format: "claude-code", ID: "s"}
+			for i, b := range data[1:] {
+				o := outcomes[int(b>>4)%len(outcomes)]
+				exit := o.exit
+				s.Calls = append(s.Calls, &parser.Call{Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i),
+					Tool: "Bash", Kind: parser.Shell, Command: commands[int(b)%len(commands)],
+					Output: o.out, Exit: &exit, IsError: exit != 0,
+					Start: time.Unix(int64(60*i), 0)})
+			}
+			return s
+		}
+		s := session()
+		st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
+		for _, c := range s.Calls {
+			st.Add(c)
+		}
+		whole := st.Report(s)
+
+		s = session()
+		var parts []*analyzer.SessionReport
+		st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true, PartCalls: size, Path: "fuzz",
+			Part: func(r *analyzer.SessionReport) { parts = append(parts, r) }})
+		for _, c := range s.Calls {
+			st.Add(c)
+		}
+		parts = append(parts, st.Report(s))
+
+		render := func(reports []*analyzer.SessionReport) string {
+			var b bytes.Buffer
+			sum := analyzer.NewSummary()
+			var lessons analyzer.LessonSet
+			var failures []*analyzer.Failure
+			var chains []*analyzer.Chain
+			for _, r := range reports {
+				sum.Add(r)
+				lessons.Add(r)
+				for _, f := range r.Failures {
+					f.Session = analyzer.SessionRef{Path: f.Session.Path}
+					failures = append(failures, f)
+				}
+				for _, ch := range r.Chains {
+					ch.Session = analyzer.SessionRef{Path: ch.Session.Path}
+					chains = append(chains, ch)
+				}
+			}
+			o := report.Options{Format: report.JSON}
+			for _, err := range []error{report.SummaryCounts(&b, o, sum), report.Lessons(&b, o, lessons.Lessons()),
+				report.Errors(&b, o, failures), report.Pairs(&b, o, chains)} {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			return b.String()
+		}
+		// The summary names the session as its last part does.
+		if diff := cmp.Diff(render([]*analyzer.SessionReport{whole}), render(parts)); diff != "" {
+			t.Errorf("parts of %d report otherwise than the whole (-whole +parts):\n%s", size, diff)
+		}
+	})
 }
