@@ -274,12 +274,7 @@ func (st *SessionStream) take(c *parser.Call, f *callFacts) {
 
 // cut takes the first p calls out of the window and returns their report.
 func (st *SessionStream) cut(p int) *SessionReport {
-	w := st.win
-	part := newSessionAnalysisOf(&parser.Session{Path: st.opts.Path, Calls: w.s.Calls[:p:p]}, w.facts[:p:p])
-	rest := newSessionAnalysisOf(&parser.Session{Path: st.opts.Path}, nil)
-	for i := p; i < len(w.s.Calls); i++ {
-		rest.add(w.s.Calls[i], w.facts[i])
-	}
+	part, rest := st.win.split(p)
 	st.win = rest
 	rep := st.report(part)
 	rep.Part = true
@@ -408,6 +403,26 @@ func newSessionAnalysisOf(s *parser.Session, facts []*callFacts) *sessionAnalysi
 		a.add(c, facts[i])
 	}
 	return a
+}
+
+// split returns the analyses of the first p calls of a and of the others.
+func (a *sessionAnalysis) split(p int) (head, tail *sessionAnalysis) {
+	part := func(from, to int) *sessionAnalysis {
+		b := &sessionAnalysis{
+			s:        &parser.Session{Path: a.s.Path, Format: a.s.Format, ID: a.s.ID, Calls: slices.Clone(a.s.Calls[from:to])},
+			ref:      a.ref,
+			cmds:     slices.Clone(a.cmds[from:to]),
+			targets:  slices.Clone(a.targets[from:to]),
+			failures: slices.Clone(a.failures[from:to]),
+			facts:    slices.Clone(a.facts[from:to]),
+			index:    make(map[string]int, to-from),
+		}
+		for i, c := range b.s.Calls {
+			b.index[c.ID] = i
+		}
+		return b
+	}
+	return part(0, p), part(p, len(a.s.Calls))
 }
 
 // add appends a call to the analysis.
