@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"mvdan.cc/sh/v3/syntax"
@@ -124,6 +125,10 @@ type codexDecoder struct {
 	meta    bool                  // the session's own session_meta has been read
 	replay  bool                  // a Note on replayed history has been added
 	titles  [2]string             // first user_message event, first user message item
+
+	// line is the record being read, in the line reader's buffer, which
+	// the next line overwrites: what is kept of it goes through keep.
+	line string
 }
 
 func decodeCodex(r io.Reader, name string) (*Session, error) {
@@ -138,6 +143,7 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 		msg:     -1,
 	}
 	err := forEachLine(r, d.s, d.record)
+	d.line = ""
 	for _, t := range d.titles {
 		if t != "" {
 			d.s.Title = t
@@ -147,18 +153,92 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 	return d.s, err
 }
 
+// keep returns s copied out of the record being read when it is part of
+// it, so that it outlives the line.
+func (d *codexDecoder) keep(s string) string {
+	if within(s, d.line) {
+		return strings.Clone(s)
+	}
+	return s
+}
+
+// The members the decoder reads of a record, of its payload and of an
+// exec stream item, by their index in codexNames. The three objects share
+// the list: a legacy record is itself a response item.
+const (
+	cxType = iota
+	cxPayload
+	cxTimestamp
+	cxCallID
+	cxName
+	cxArguments
+	cxOutput
+	cxContent
+	cxRole
+	cxID
+	cxInput
+	cxAction
+	cxInfo
+	cxKind
+	cxMessage
+	cxExitCode
+	cxSuccess
+	cxCwd
+	cxModel
+	cxCLIVersion
+	cxThreadID
+	cxError
+	cxItem
+	cxText
+	cxTool
+	cxStatus
+	cxCommand
+	cxAggregatedOutput
+	cxChanges
+	cxServer
+	cxResult
+	cxCount
+)
+
+var codexNames = []string{"type", "payload", "timestamp", "call_id", "name", "arguments", "output", "content",
+	"role", "id", "input", "action", "info", "kind", "message", "exit_code", "success", "cwd", "model",
+	"cli_version", "thread_id", "error", "item", "text", "tool", "status", "command", "aggregated_output",
+	"changes", "server", "result"}
+
+// A codexObject holds the raw values of the members of an object that the
+// decoder reads, "" for those it lacks.
+type codexObject [cxCount]string
+
+// get reads a member as gjson.Get would give it.
+func (o *codexObject) get(f int) gjson.Result { return value(o[f]) }
+
+// str reads a member as gjson.Get(…).String() would give it.
+func (o *codexObject) str(f int) string { return value(o[f]).String() }
+
+// A codexRecord holds the members of a record, and those of its payload
+// and its item when they are objects. They are found in the pass that
+// validates the record.
+type codexRecord struct {
+	top, payload, item codexObject
+}
+
 func (d *codexDecoder) record(line []byte, n int) {
-	if !gjson.ValidBytes(line) {
+	d.line = unsafe.String(unsafe.SliceData(line), len(line))
+	var rec codexRecord
+	var inner [cxCount]*fieldSet
+	inner[cxPayload] = &fieldSet{names: codexNames, vals: rec.payload[:]}
+	inner[cxItem] = &fieldSet{names: codexNames, vals: rec.item[:]}
+	if !validFields(d.line, &fieldSet{names: codexNames, vals: rec.top[:], inner: inner[:]}) {
 		msg, _ := jsonError(line)
 		d.s.skip(n, msg)
 		return
 	}
-	rec := gjson.ParseBytes(line)
-	if !rec.IsObject() {
+	if d.line[skipSpace(d.line, 0)] != '{' {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	when := parseTime(rec.Get("timestamp").String())
+	top := &rec.top
+	when := parseTime(top.str(cxTimestamp))
 	if !when.IsZero() {
 		if d.s.Start.IsZero() {
 			d.s.Start = when
@@ -167,34 +247,35 @@ func (d *codexDecoder) record(line []byte, n int) {
 			d.s.End = when
 		}
 	}
-	typ := rec.Get("type").String()
-	payload := rec.Get("payload")
+	typ := top.str(cxType)
 	switch {
-	case payload.Exists():
-		if payload.IsObject() {
-			d.wrapped(typ, payload, n, when)
+	case top[cxPayload] != "":
+		if isObject(top[cxPayload]) {
+			d.wrapped(typ, top[cxPayload], &rec.payload, n, when)
 		}
 	case codexExecEvents[typ]:
-		d.execEvent(typ, rec, n)
-	case !rec.Get("type").Exists():
+		d.execEvent(typ, &rec, n)
+	case top[cxType] == "":
 		// The legacy session line; state markers and the rest hold no
 		// calls.
-		if rec.Get("id").Type == gjson.String && rec.Get("timestamp").Exists() {
-			setOnce(&d.s.ID, rec.Get("id").String())
+		if top.get(cxID).Type == gjson.String && top[cxTimestamp] != "" {
+			setOnce(&d.s.ID, d.keep(top.str(cxID)))
 		}
 	default:
-		d.item(rec, n, when) // a bare item of the legacy era
+		d.item(top, n, when) // a bare item of the legacy era
 	}
 }
 
-func (d *codexDecoder) wrapped(typ string, p gjson.Result, n int, when time.Time) {
+// wrapped reads a record of the wrapped era whose payload is the object
+// raw, with the members p.
+func (d *codexDecoder) wrapped(typ, raw string, p *codexObject, n int, when time.Time) {
 	switch typ {
 	case "session_meta":
 		if !d.meta {
 			d.meta = true
-			setOnce(&d.s.ID, p.Get("id").String())
-			setOnce(&d.s.Cwd, p.Get("cwd").String())
-			setOnce(&d.s.Agent, p.Get("cli_version").String())
+			setOnce(&d.s.ID, d.keep(p.str(cxID)))
+			setOnce(&d.s.Cwd, d.keep(p.str(cxCwd)))
+			setOnce(&d.s.Agent, d.keep(p.str(cxCLIVersion)))
 			return
 		}
 		if !d.replay {
@@ -202,12 +283,12 @@ func (d *codexDecoder) wrapped(typ string, p gjson.Result, n int, when time.Time
 			d.s.Notes = append(d.s.Notes, "the file replays the history of another session (a fork or resume): calls repeated from it are read once")
 		}
 	case "turn_context":
-		setOnce(&d.s.Cwd, p.Get("cwd").String())
-		setOnce(&d.s.Model, p.Get("model").String())
+		setOnce(&d.s.Cwd, d.keep(p.str(cxCwd)))
+		setOnce(&d.s.Model, d.keep(p.str(cxModel)))
 	case "response_item":
 		d.item(p, n, when)
 	case "event_msg":
-		d.event(p)
+		d.event(raw, p)
 	case "compacted":
 		d.text = ""
 	}
@@ -215,19 +296,19 @@ func (d *codexDecoder) wrapped(typ string, p gjson.Result, n int, when time.Time
 
 // event reads the event_msg records that tell something the response items
 // do not.
-func (d *codexDecoder) event(p gjson.Result) {
-	switch p.Get("type").String() {
+func (d *codexDecoder) event(raw string, p *codexObject) {
+	switch p.str(cxType) {
 	case "user_message":
 		// Some builds mark injected text with a kind other than "plain".
-		if kind := p.Get("kind"); !kind.Exists() || kind.String() == "plain" {
-			setOnce(&d.titles[0], codexTitle(p.Get("message").String()))
+		if p[cxKind] == "" || p.str(cxKind) == "plain" {
+			setOnce(&d.titles[0], d.keep(codexTitle(p.str(cxMessage))))
 		}
 	case "exec_command_end":
-		c := d.lookup(p.Get("call_id").String())
+		c := d.lookup(p.str(cxCallID))
 		if c == nil {
 			return
 		}
-		if exit := p.Get("exit_code"); exit.Type == gjson.Number {
+		if exit := p.get(cxExitCode); exit.Type == gjson.Number {
 			code := int(exit.Int())
 			c.Exit, c.endExit = &code, true
 			if c.Status == "running" {
@@ -244,11 +325,11 @@ func (d *codexDecoder) event(p gjson.Result) {
 		}
 		d.open = d.open[:0]
 	case "patch_apply_end":
-		if c := d.lookup(p.Get("call_id").String()); c != nil && p.Get("success").Type == gjson.False {
+		if c := d.lookup(p.str(cxCallID)); c != nil && p.get(cxSuccess).Type == gjson.False {
 			c.IsError = true
 		}
 	case "token_count":
-		usage := p.Get("info.last_token_usage.output_tokens")
+		usage := value(below(raw, "info", p[cxInfo], true, "last_token_usage", "output_tokens"))
 		if usage.Type != gjson.Number {
 			return
 		}
@@ -269,81 +350,83 @@ func (d *codexDecoder) lookup(id string) *codexCall {
 }
 
 // item reads one response item: a message, a call or a call's output.
-func (d *codexDecoder) item(p gjson.Result, n int, when time.Time) {
+func (d *codexDecoder) item(p *codexObject, n int, when time.Time) {
 	d.msg++
-	switch p.Get("type").String() {
+	switch p.str(cxType) {
 	case "message":
-		text := codexContent(p.Get("content"))
-		switch p.Get("role").String() {
+		text := codexContent(p[cxContent])
+		switch p.str(cxRole) {
 		case "assistant":
-			d.text = text
+			d.text = d.keep(text)
 		case "user":
 			d.text = ""
 			if m := envCwdRE.FindStringSubmatch(text); m != nil && strings.Contains(text, "<environment_context>") {
-				setOnce(&d.s.Cwd, strings.TrimSpace(m[1]))
+				setOnce(&d.s.Cwd, d.keep(strings.TrimSpace(m[1])))
 			}
-			setOnce(&d.titles[1], codexTitle(text))
+			setOnce(&d.titles[1], d.keep(codexTitle(text)))
 		}
 	case "function_call":
 		d.functionCall(p, n, when)
 	case "custom_tool_call":
-		c := d.add(p.Get("call_id").String(), p.Get("name").String(), n, when)
+		c := d.add(p.str(cxCallID), p.str(cxName), n, when)
 		if c == nil {
 			return
 		}
-		in := p.Get("input")
+		in := p.get(cxInput)
 		if c.Tool == "apply_patch" {
-			c.File = patchFile(in.String())
-		} else if s := in.String(); in.Type == gjson.String && gjson.Valid(s) && gjson.Parse(s).IsObject() {
-			codexArgs(c.Call, gjson.Parse(s))
+			c.File = d.keep(patchFile(in.String()))
+		} else if s := in.String(); in.Type == gjson.String && validFields(s, nil) && isObject(s[skipSpace(s, 0):]) {
+			d.args(c.Call, s)
 		} else if in.Type == gjson.String {
-			c.Args = map[string]string{"input": cut(s, maxArg)}
+			c.Args = map[string]string{"input": d.keep(cut(s, maxArg))}
 		}
 	case "local_shell_call":
-		id := p.Get("call_id").String()
+		id := p.str(cxCallID)
 		if id == "" {
-			id = p.Get("id").String()
+			id = p.str(cxID)
 		}
 		c := d.add(id, "local_shell_call", n, when)
 		if c == nil {
 			return
 		}
-		action := p.Get("action")
-		codexArgs(c.Call, action)
+		d.args(c.Call, p[cxAction])
 		delete(c.Args, "type")
 	case "function_call_output", "custom_tool_call_output":
 		d.output(p, n, when)
 	}
 }
 
-func (d *codexDecoder) functionCall(p gjson.Result, n int, when time.Time) {
-	id := p.Get("call_id").String()
-	var args gjson.Result
-	switch a := p.Get("arguments"); {
-	case a.Type == gjson.String && gjson.Valid(a.String()):
-		args = gjson.Parse(a.String())
+func (d *codexDecoder) functionCall(p *codexObject, n int, when time.Time) {
+	id := p.str(cxCallID)
+	// args is the raw argument value: the JSON a string holds, or an
+	// object.
+	var args string
+	switch a := p.get(cxArguments); {
+	case a.Type == gjson.String && validFields(a.Str, nil):
+		args = a.Str
 	case a.IsObject():
-		args = a
+		args = a.Raw
 	}
-	if p.Get("name").String() == "write_stdin" {
+	if p.str(cxName) == "write_stdin" {
 		if _, seen := d.polls[id]; !seen && id != "" {
-			sid := args.Get("session_id").String()
+			id = d.keep(id)
+			sid := value(field(args, "session_id")).String()
 			d.polls[id] = d.running[sid]
 			if d.polls[id] == nil {
-				d.orphans[id] = sid
+				d.orphans[id] = d.keep(sid)
 			}
 		}
 		return
 	}
-	c := d.add(id, p.Get("name").String(), n, when)
+	c := d.add(id, p.str(cxName), n, when)
 	if c == nil {
 		return
 	}
 	if c.Tool == "apply_patch" {
-		c.File = patchFile(args.Get("input").String())
+		c.File = d.keep(patchFile(value(field(args, "input")).String()))
 		return
 	}
-	codexArgs(c.Call, args)
+	d.args(c.Call, args)
 }
 
 // add makes a new call, or returns nil for a call_id already read: a copy
@@ -352,10 +435,11 @@ func (d *codexDecoder) add(id, tool string, n int, when time.Time) *codexCall {
 	if id != "" && d.calls[id] != nil {
 		return nil
 	}
+	id = d.keep(id)
 	c := &Call{
 		Msg:    d.msg,
 		ID:     id,
-		Tool:   tool,
+		Tool:   d.keep(tool),
 		Kind:   KindOf(tool),
 		Start:  when,
 		Text:   abridgeText(d.text),
@@ -375,22 +459,29 @@ func (d *codexDecoder) add(id, tool string, n int, when time.Time) *codexCall {
 	return cc
 }
 
-// codexArgs fills in c's command, file and arguments from a tool's argument
-// object, whose shell command is an argv array (shell, local_shell_call), a
+// codexShellNames are the members of a tool's arguments that hold its
+// shell command.
+var codexShellNames = []string{"command", "cmd"}
+
+// args fills in c's command, file and arguments from a tool's raw argument
+// value, whose shell command is an argv array (shell, local_shell_call), a
 // string (shell_command) or the string "cmd" (exec_command).
-func codexArgs(c *Call, args gjson.Result) {
-	setInput(c, args)
+func (d *codexDecoder) args(c *Call, raw string) {
+	setInputRaw(c, raw, d.keep, d.keep)
 	if c.Kind != Shell {
 		return
 	}
-	if cmd := args.Get("command"); cmd.IsArray() {
+	var f [2]string
+	fields(raw, codexShellNames, f[:])
+	if isArray(f[0]) {
 		var argv []string
-		for _, a := range cmd.Array() {
-			argv = append(argv, a.String())
-		}
-		c.Command = argvLine(argv)
-	} else if cmd := args.Get("cmd"); c.Command == "" && cmd.Type == gjson.String {
-		c.Command = cmd.String()
+		eachElement(f[0], func(a string) bool {
+			argv = append(argv, value(a).String())
+			return true
+		})
+		c.Command = d.keep(argvLine(argv))
+	} else if cmd := value(f[1]); c.Command == "" && cmd.Type == gjson.String {
+		c.Command = d.keep(cmd.Str)
 		delete(c.Args, "cmd")
 	}
 	if c.Args == nil {
@@ -403,14 +494,14 @@ func codexArgs(c *Call, args gjson.Result) {
 	}
 }
 
-func (d *codexDecoder) output(p gjson.Result, n int, when time.Time) {
-	id := p.Get("call_id").String()
+func (d *codexDecoder) output(p *codexObject, n int, when time.Time) {
+	id := p.str(cxCallID)
 	if d.outputs[id] {
 		return // a replayed copy of an output already read
 	}
-	text, failed := codexOutput(p.Get("output"))
+	text, failed := codexOutput(p[cxOutput])
 	if c, ok := d.polls[id]; ok {
-		d.outputs[id] = true
+		d.outputs[d.keep(id)] = true
 		if c == nil {
 			d.s.skip(n, "write_stdin output for session "+strconv.Quote(d.orphans[id])+", which no exec_command started")
 			return
@@ -420,23 +511,23 @@ func (d *codexDecoder) output(p gjson.Result, n int, when time.Time) {
 	}
 	c := d.calls[id]
 	if c == nil {
-		d.s.skip(n, p.Get("type").String()+" for unknown call "+strconv.Quote(id))
+		d.s.skip(n, p.str(cxType)+" for unknown call "+strconv.Quote(id))
 		return
 	}
-	d.outputs[id] = true
+	d.outputs[d.keep(id)] = true
 	c.Status = ""
 	c.End = when
 	c.IsError = c.IsError || failed
 	res := parseExec(text)
-	c.Output = abridge(res.out)
+	c.Output = d.keep(abridge(res.out))
 	if !c.endExit && res.exit != nil {
 		c.Exit = res.exit
 	}
 	if res.session != "" && c.Exit == nil {
 		// Polls will add to the output: keep it whole until then.
-		c.output = res.out
+		c.output = d.keep(res.out)
 		c.Status = "running"
-		d.running[res.session] = c
+		d.running[d.keep(res.session)] = c
 	}
 	switch {
 	case c.Tool == "apply_patch":
@@ -450,7 +541,7 @@ func (d *codexDecoder) output(p gjson.Result, n int, when time.Time) {
 // and takes the exit code once the process has ended.
 func (d *codexDecoder) poll(c *codexCall, text string, when time.Time) {
 	res := parseExec(text)
-	c.output += res.out
+	c.output = d.keep(c.output + res.out)
 	c.Output = abridge(c.output)
 	c.End = when
 	if res.exit != nil {
@@ -464,27 +555,28 @@ func (d *codexDecoder) poll(c *codexCall, text string, when time.Time) {
 }
 
 // execEvent reads one event of the `codex exec --json` stream.
-func (d *codexDecoder) execEvent(typ string, rec gjson.Result, n int) {
+func (d *codexDecoder) execEvent(typ string, rec *codexRecord, n int) {
 	switch typ {
 	case "thread.started":
-		setOnce(&d.s.ID, rec.Get("thread_id").String())
+		setOnce(&d.s.ID, d.keep(rec.top.str(cxThreadID)))
 	case "turn.started":
 		d.text = ""
 	case "turn.failed":
-		msg := firstLine(rec.Get("error.message").String(), 200)
+		msg := firstLine(value(below(d.line, "error", rec.top[cxError], true, "message")).String(), 200)
 		if msg == "" {
 			msg = "no message"
 		}
 		d.s.Notes = append(d.s.Notes, "a turn failed: "+msg)
 	case "item.started", "item.updated", "item.completed":
-		d.execItem(rec.Get("item"), n)
+		d.execItem(rec.top[cxItem], &rec.item, n)
 	}
 }
 
-// execItem reads one state of an exec stream item. The first state of an
-// item makes its call; later states update it.
-func (d *codexDecoder) execItem(item gjson.Result, n int) {
-	id := item.Get("id").String()
+// execItem reads one state of an exec stream item, the raw value raw with
+// the members it, which are all "" when raw is not an object. The first
+// state of an item makes its call; later states update it.
+func (d *codexDecoder) execItem(raw string, it *codexObject, n int) {
+	id := it.str(cxID)
 	c, seen := d.items[id]
 	if id == "" {
 		c, seen = nil, false // an item without an id is new each time
@@ -492,68 +584,72 @@ func (d *codexDecoder) execItem(item gjson.Result, n int) {
 	if !seen {
 		d.msg++
 	}
-	typ := item.Get("type").String()
+	typ := it.str(cxType)
 	if typ == "agent_message" {
-		d.text = item.Get("text").String()
+		d.text = d.keep(it.str(cxText))
 	}
 	if typ != "command_execution" && typ != "file_change" && typ != "mcp_tool_call" {
 		if !seen && id != "" {
-			d.items[id] = nil
+			d.items[d.keep(id)] = nil
 		}
 		return
 	}
 	if c == nil {
 		tool := typ
 		if typ == "mcp_tool_call" {
-			tool = item.Get("tool").String()
+			tool = it.str(cxTool)
 		}
 		if c = d.add(id, tool, n, time.Time{}); c == nil {
 			return // the id of a call already read
 		}
 		if id != "" {
-			d.items[id] = c
+			d.items[c.ID] = c
 		}
 	}
-	status := item.Get("status").String()
-	c.Status = status
+	status := it.str(cxStatus)
+	c.Status = d.keep(status)
 	c.IsError = status == "failed" || status == "declined"
 	switch typ {
 	case "command_execution":
-		c.Command = unwrapShell(item.Get("command").String())
-		c.Output = abridge(item.Get("aggregated_output").String())
-		if exit := item.Get("exit_code"); exit.Type == gjson.Number {
+		c.Command = d.keep(unwrapShell(it.str(cxCommand)))
+		c.Output = d.keep(abridge(it.str(cxAggregatedOutput)))
+		if exit := it.get(cxExitCode); exit.Type == gjson.Number {
 			code := int(exit.Int())
 			c.Exit = &code
 		}
 	case "file_change":
 		var paths []string
-		item.Get("changes").ForEach(func(_, ch gjson.Result) bool {
-			paths = append(paths, ch.Get("path").String())
+		var path [1]string
+		eachValueFields(it[cxChanges], codexPathName, path[:], func(string) bool {
+			paths = append(paths, value(path[0]).String())
 			return true
 		})
 		if len(paths) > 0 {
-			c.File = paths[0]
+			c.File = d.keep(paths[0])
 		}
 		if len(paths) > 1 {
-			c.Args = map[string]string{"files": cut(strings.Join(paths, " "), maxArg)}
+			c.Args = map[string]string{"files": d.keep(cut(strings.Join(paths, " "), maxArg))}
 		}
 	case "mcp_tool_call":
 		c.Args = nil
-		setInput(c.Call, item.Get("arguments"))
-		if server := item.Get("server").String(); server != "" {
+		setInputRaw(c.Call, it[cxArguments], d.keep, d.keep)
+		if server := it.str(cxServer); server != "" {
 			if c.Args == nil {
 				c.Args = make(map[string]string)
 			}
-			c.Args["server"] = cut(server, maxArg)
+			c.Args["server"] = d.keep(cut(server, maxArg))
 		}
-		if e := item.Get("error"); e.Exists() && e.Type != gjson.Null {
+		if e := it[cxError]; e != "" && e != "null" {
 			c.IsError = true
-			c.Output = abridge(e.Get("message").String())
+			c.Output = d.keep(abridge(value(field(e, "message")).String()))
 		} else {
-			c.Output = abridge(codexContent(item.Get("result.content")))
+			c.Output = d.keep(abridge(codexContent(below(raw, "result", it[cxResult], true, "content"))))
 		}
 	}
 }
+
+// codexPathName names the member of a file change that the decoder reads.
+var codexPathName = []string{"path"}
 
 // An execResult is a command's output with Codex's header or JSON wrapper
 // taken off.
@@ -570,11 +666,13 @@ type execResult struct {
 // exec_command and write_stdin ("Process exited with code N", "Process
 // running with session ID S"). Other text is returned as it is.
 func parseExec(text string) execResult {
-	if strings.HasPrefix(text, "{") && gjson.Valid(text) {
-		r := gjson.Parse(text)
-		if out, meta := r.Get("output"), r.Get("metadata"); out.Type == gjson.String && meta.IsObject() {
-			res := execResult{out: out.String(), ok: true}
-			if e := meta.Get("exit_code"); e.Type == gjson.Number {
+	if strings.HasPrefix(text, "{") {
+		var v [2]string
+		var meta [1]string
+		set := fieldSet{names: execJSONNames, vals: v[:], inner: []*fieldSet{nil, {names: exitCodeName, vals: meta[:]}}}
+		if validFields(text, &set) && isString(v[0]) && isObject(v[1]) {
+			res := execResult{out: unquote(v[0]), ok: true}
+			if e := value(meta[0]); e.Type == gjson.Number {
 				code := int(e.Int())
 				res.exit = &code
 			}
@@ -625,36 +723,50 @@ var toolFailedRE = regexp.MustCompile(`^(?:failed to parse function arguments|un
 
 var envCwdRE = regexp.MustCompile(`<cwd>([^<]*)</cwd>`)
 
-// codexOutput returns the text of a call's output, which is a string, a
-// list of content items, one content item, or, in early builds, an object
+// execJSONNames are the members of shell's JSON output, and exitCodeName
+// the member of its metadata, that parseExec reads.
+var (
+	execJSONNames = []string{"output", "metadata"}
+	exitCodeName  = []string{"exit_code"}
+)
+
+// codexOutput returns the text of a call's raw output, which is a string,
+// a list of content items, one content item, or, in early builds, an object
 // {content, success}; failed reports success false.
-func codexOutput(v gjson.Result) (text string, failed bool) {
+func codexOutput(raw string) (text string, failed bool) {
 	switch {
-	case v.Type == gjson.String:
-		return v.String(), false
-	case v.IsArray():
-		return codexContent(v), false
-	case v.IsObject() && v.Get("content").Exists():
-		return codexContent(v.Get("content")), v.Get("success").Type == gjson.False
-	case v.IsObject():
-		return v.Get("text").String(), false
+	case isString(raw):
+		return unquote(raw), false
+	case isArray(raw):
+		return codexContent(raw), false
+	case isObject(raw):
+		var f [3]string
+		fields(raw, outputNames, f[:])
+		if f[0] != "" {
+			return codexContent(f[0]), value(f[1]).Type == gjson.False
+		}
+		return value(f[2]).String(), false
 	}
 	return "", false
 }
 
-// codexContent returns the text of a content list, or of a string.
-func codexContent(v gjson.Result) string {
-	if !v.IsArray() {
-		return v.String()
+// outputNames are the members of an output object that codexOutput reads.
+var outputNames = []string{"content", "success", "text"}
+
+// codexContent returns the text of a raw content list, or of a string.
+func codexContent(raw string) string {
+	if !isArray(raw) {
+		return value(raw).String()
 	}
 	var b strings.Builder
-	v.ForEach(func(_, item gjson.Result) bool {
+	var f [2]string
+	eachElementFields(raw, contentNames, f[:], func(string) bool {
 		var s string
-		switch t := item.Get("type").String(); {
+		switch t := value(f[0]).String(); {
 		case strings.HasSuffix(t, "image"):
 			s = "[image]"
-		case item.Get("text").Exists():
-			s = item.Get("text").String()
+		case f[1] != "":
+			s = value(f[1]).String()
 		default:
 			return true
 		}
@@ -666,6 +778,9 @@ func codexContent(v gjson.Result) string {
 	})
 	return b.String()
 }
+
+// contentNames are the members of a content item that codexContent reads.
+var contentNames = []string{"type", "text"}
 
 // codexTitle turns a user message into a title, unless it is text Codex
 // injects: AGENTS.md instructions, the environment context.
