@@ -127,10 +127,15 @@ type SessionStream struct {
 	// added before one with a lower ordinal; the ordinal of the next call
 	// the window takes; and its length when a cut was last looked for.
 	win     *sessionAnalysis
-	early   map[int]*parser.Call
-	earlyF  map[int]*callFacts
+	early   map[int]addedCall
 	next    int
 	checked int
+}
+
+// An addedCall is a call given to Add, with its facts.
+type addedCall struct {
+	c *parser.Call
+	f *callFacts
 }
 
 // StreamOptions leave out of a SessionStream's report what its reader does
@@ -243,18 +248,17 @@ func (st *SessionStream) report(a *sessionAnalysis) *SessionReport {
 func (st *SessionStream) take(c *parser.Call, f *callFacts) {
 	if st.win == nil {
 		st.win = newSessionAnalysisOf(&parser.Session{Path: st.opts.Path}, nil)
-		st.early, st.earlyF = map[int]*parser.Call{}, map[int]*callFacts{}
+		st.early = map[int]addedCall{}
 		st.next = 1
 	}
-	st.early[c.Ordinal], st.earlyF[c.Ordinal] = c, f
+	st.early[c.Ordinal] = addedCall{c, f}
 	for {
-		c, ok := st.early[st.next]
+		a, ok := st.early[st.next]
 		if !ok {
 			break
 		}
-		st.win.add(c, st.earlyF[st.next])
+		st.win.add(a.c, a.f)
 		delete(st.early, st.next)
-		delete(st.earlyF, st.next)
 		st.next++
 	}
 	size := st.opts.PartCalls
@@ -292,11 +296,11 @@ func (st *SessionStream) last(s *parser.Session) *SessionReport {
 		return st.report(newSessionAnalysisOf(s, facts))
 	}
 	for _, o := range slices.Sorted(maps.Keys(st.early)) {
-		st.win.add(st.early[o], st.earlyF[o])
+		st.win.add(st.early[o].c, st.early[o].f)
 	}
 	s.Calls = st.win.s.Calls
 	a := newSessionAnalysisOf(s, st.win.facts)
-	st.win, st.early, st.earlyF = nil, nil, nil
+	st.win, st.early = nil, nil
 	return st.report(a)
 }
 

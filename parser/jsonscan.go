@@ -294,14 +294,21 @@ func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 // skipStr returns the index after the string whose opening quote is at
 // s[i].
 func skipStr(s string, i int) int {
+	end, _ := endString(s, i)
+	return end
+}
+
+// endString returns the index after the string whose opening quote is at
+// s[i], and false when s ends before the string does.
+func endString(s string, i int) (int, bool) {
 	start := i + 1
 	i = start
 	for {
-		j := strings.IndexByte(s[i:], '"')
-		if j < 0 {
-			return len(s)
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			return len(s), false
 		}
-		i += j
+		i += q
 		// The quote ends the string unless an odd number of
 		// backslashes escapes it.
 		n := 0
@@ -309,7 +316,7 @@ func skipStr(s string, i int) int {
 			n++
 		}
 		if n%2 == 0 {
-			return i + 1
+			return i + 1, true
 		}
 		i++
 	}

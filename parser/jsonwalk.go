@@ -34,30 +34,6 @@ func jsonPrefix(data []byte) int {
 	return end
 }
 
-// endString returns the index after the string whose opening quote is at
-// s[i], and false when s ends before the string does.
-func endString(s string, i int) (int, bool) {
-	start := i + 1
-	i = start
-	for {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return len(s), false
-		}
-		i += q
-		// The quote ends the string unless an odd number of
-		// backslashes escapes it.
-		n := 0
-		for k := i - 1; k >= start && s[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return i + 1, true
-		}
-		i++
-	}
-}
-
 // endValue returns the index after the value that starts at s[i], and
 // false when there is none or it is a string that s ends in. An object or
 // array that s ends in ends with s.
