@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -234,7 +233,7 @@ type claudeRecord struct {
 func (r *claudeRecord) get(f int) gjson.Result { return value(r.top[f]) }
 
 func (d *claudeDecoder) record(line []byte, n int) {
-	d.line = unsafe.String(unsafe.SliceData(line), len(line))
+	d.line = bytesString(line)
 	var rec claudeRecord
 	var inner [cfCount]*fieldSet
 	inner[cfMessage] = &fieldSet{names: messageFields, vals: rec.msg[:]}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"mvdan.cc/sh/v3/syntax"
@@ -223,7 +222,7 @@ type codexRecord struct {
 }
 
 func (d *codexDecoder) record(line []byte, n int) {
-	d.line = unsafe.String(unsafe.SliceData(line), len(line))
+	d.line = bytesString(line)
 	var rec codexRecord
 	var inner [cxCount]*fieldSet
 	inner[cxPayload] = &fieldSet{names: codexNames, vals: rec.payload[:]}
@@ -329,7 +328,7 @@ func (d *codexDecoder) event(raw string, p *codexObject) {
 			c.IsError = true
 		}
 	case "token_count":
-		usage := value(below(raw, "info", p[cxInfo], true, "last_token_usage", "output_tokens"))
+		usage := value(noIndex.below(raw, "info", p[cxInfo], true, "last_token_usage", "output_tokens"))
 		if usage.Type != gjson.Number {
 			return
 		}
@@ -562,7 +561,7 @@ func (d *codexDecoder) execEvent(typ string, rec *codexRecord, n int) {
 	case "turn.started":
 		d.text = ""
 	case "turn.failed":
-		msg := firstLine(value(below(d.line, "error", rec.top[cxError], true, "message")).String(), 200)
+		msg := firstLine(value(noIndex.below(d.line, "error", rec.top[cxError], true, "message")).String(), 200)
 		if msg == "" {
 			msg = "no message"
 		}
@@ -643,7 +642,7 @@ func (d *codexDecoder) execItem(raw string, it *codexObject, n int) {
 			c.IsError = true
 			c.Output = d.keep(abridge(value(field(e, "message")).String()))
 		} else {
-			c.Output = d.keep(abridge(codexContent(below(raw, "result", it[cxResult], true, "content"))))
+			c.Output = d.keep(abridge(codexContent(noIndex.below(raw, "result", it[cxResult], true, "content"))))
 		}
 	}
 }

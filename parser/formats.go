@@ -45,6 +45,7 @@ var formats = []*Format{
 		Sniff:    `one JSON object whose "info.id" starts with "ses_"`,
 		Match:    matchOpencode,
 		Decode:   decodeOpencode,
+		owned:    true,
 	},
 	{
 		Name:     "claude-code",
@@ -95,6 +96,7 @@ var formats = []*Format{
 		Sniff:    `one JSON object with "sessionId", "projectHash" and "startTime", or JSON lines starting with such a header; or Gemini API contents, {"history": [...]} or a bare array, whose first item has "role" user or model and "parts"`,
 		Match:    matchGemini,
 		Decode:   decodeGemini,
+		owned:    true,
 	},
 	{
 		Name:     "text",

@@ -104,11 +104,19 @@ func decodeGemini(r io.Reader, name string) (*Session, error) {
 		head = head[len(bom):]
 	}
 	if geminiDocument(head) {
-		return decodeGeminiDocument(br, s)
+		data, release, err := readWhole(br)
+		defer release()
+		if err != nil {
+			err = fmt.Errorf("read %s: %w", s.Path, err)
+		}
+		readGeminiDocument(s, data)
+		s.detach()
+		return s, err
 	}
 	d := &geminiLog{s: s, byID: make(map[string]*geminiMsg)}
 	err := forEachLine(br, s, d.record)
 	d.finish()
+	s.detach()
 	return s, err
 }
 
@@ -185,7 +193,7 @@ func (m *geminiMeta) set(f *[gmCount]string) {
 	// root the session runs in.
 	if v := f[gmDirectories]; isArray(v) {
 		m.cwd = ""
-		eachElementAt(v, func(_ int, dir string) bool {
+		noIndex.eachElementAt(v, func(_ int, dir string) bool {
 			m.cwd = value(dir).String()
 			return false
 		})
@@ -254,7 +262,8 @@ var geminiMsgFields = []string{"id", "type", "timestamp", "model", "displayConte
 // record, or a whole document, which may be cut short at a syntax error.
 type geminiReader struct {
 	path string
-	cut  bool // the text ends early: its last values may be incomplete
+	idx  *docIndex // the index of a valid document; nil for a record
+	cut  bool      // the text ends early: its last values may be incomplete
 	// lineAt turns the offset of a value in the text into its line number.
 	lineAt func(off int) int
 }
@@ -263,7 +272,7 @@ type geminiReader struct {
 func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
 	var f [gfCount]string
 	var offs [gfCount]int
-	dups := fieldsAt(m, geminiMsgFields, f[:], offs[:])
+	dups := t.idx.fieldsAt(m, geminiMsgFields, f[:], offs[:])
 	g := &geminiMsg{
 		id:    value(f[gfID]).String(),
 		typ:   value(f[gfType]).String(),
@@ -271,9 +280,9 @@ func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
 		model: value(f[gfModel]).String(),
 	}
 	if g.typ == "user" {
-		text := geminiText(f[gfDisplayContent])
+		text := t.text(f[gfDisplayContent])
 		if strings.TrimSpace(text) == "" {
-			text = geminiText(f[gfContent])
+			text = t.text(f[gfContent])
 		}
 		if !geminiInjected(text) {
 			g.prompt = firstLine(text, 100)
@@ -283,13 +292,13 @@ func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
 	if !isArray(calls) {
 		return g
 	}
-	text := abridgeText(geminiText(f[gfContent]))
-	tokens := int(value(below(m, "tokens", f[gfTokens], dups&(1<<gfTokens) != 0, "output")).Int())
-	eachElementAt(calls, func(off int, tc string) bool {
+	text := abridgeText(t.text(f[gfContent]))
+	tokens := int(value(t.idx.below(m, "tokens", f[gfTokens], dups&(1<<gfTokens) != 0, "output")).Int())
+	t.idx.eachElementAt(calls, func(off int, tc string) bool {
 		if t.cut && !gjson.Valid(tc) {
 			return false // the cut-off end of a truncated record
 		}
-		c := geminiCall(tc, t.path, t.lineAt(at+offs[gfToolCalls]+off))
+		c := t.call(tc, t.lineAt(at+offs[gfToolCalls]+off))
 		if len(g.calls) == 0 {
 			c.Text, c.Tokens = text, tokens
 		}
@@ -302,19 +311,19 @@ func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
 // The members of a ToolCallRecord that the decoder reads.
 var geminiCallFields = []string{"id", "name", "timestamp", "args", "result", "resultDisplay", "status"}
 
-// geminiCall reads one ToolCallRecord, valid JSON.
-func geminiCall(tc string, path string, line int) *Call {
+// call reads one ToolCallRecord, valid JSON.
+func (t *geminiReader) call(tc string, line int) *Call {
 	var f [7]string
-	fields(tc, geminiCallFields, f[:])
+	t.idx.fieldsAt(tc, geminiCallFields, f[:], nil)
 	c := &Call{
 		ID:    value(f[0]).String(),
 		Tool:  value(f[1]).String(),
 		Start: parseTime(value(f[2]).String()),
-		Pos:   Pos{File: path, Line: line},
+		Pos:   Pos{File: t.path, Line: line},
 	}
 	c.Kind = KindOf(c.Tool)
 	setInputRaw(c, f[3], asIs, asIs)
-	out, errText, ok := geminiResponse(f[4])
+	out, errText, ok := t.response(f[4])
 	if display := f[5]; !ok && isString(display) {
 		out = value(display).String()
 	}
@@ -385,10 +394,10 @@ func geminiOutcome(c *Call, status, out, errText string) {
 // The members of a result part that the decoder reads.
 var geminiPartFields = []string{"functionResponse", "text", "inlineData", "fileData"}
 
-// geminiResponse returns the output and error texts of a raw tool result:
-// a list of parts (functionResponse, text, inline data) or a single one. ok
+// response returns the output and error texts of a raw tool result: a
+// list of parts (functionResponse, text, inline data) or a single one. ok
 // is false when there is no result at all.
-func geminiResponse(res string) (out, errText string, ok bool) {
+func (t *geminiReader) response(res string) (out, errText string, ok bool) {
 	if res == "" || res == "null" {
 		return "", "", false
 	}
@@ -399,12 +408,12 @@ func geminiResponse(res string) (out, errText string, ok bool) {
 			return
 		}
 		var f [4]string
-		dups := fieldsAt(p, geminiPartFields, f[:], nil)
+		dups := t.idx.fieldsAt(p, geminiPartFields, f[:], nil)
 		switch {
 		case isObject(f[0]):
-			r := below(p, "functionResponse", f[0], dups&1 != 0, "response")
+			r := t.idx.below(p, "functionResponse", f[0], dups&1 != 0, "response")
 			var oe [2]string
-			fieldsAt(r, []string{"output", "error"}, oe[:], nil)
+			t.idx.fieldsAt(r, []string{"output", "error"}, oe[:], nil)
 			if oe[0] != "" {
 				outs = append(outs, geminiScalar(oe[0]))
 			}
@@ -417,13 +426,13 @@ func geminiResponse(res string) (out, errText string, ok bool) {
 		case isString(f[1]):
 			outs = append(outs, value(f[1]).String())
 		case isObject(f[2]):
-			outs = append(outs, "["+value(below(p, "inlineData", f[2], dups&4 != 0, "mimeType")).String()+" data]")
+			outs = append(outs, "["+value(t.idx.below(p, "inlineData", f[2], dups&4 != 0, "mimeType")).String()+" data]")
 		case isObject(f[3]):
-			outs = append(outs, "["+value(below(p, "fileData", f[3], dups&8 != 0, "fileUri")).String()+"]")
+			outs = append(outs, "["+value(t.idx.below(p, "fileData", f[3], dups&8 != 0, "fileUri")).String()+"]")
 		}
 	}
 	if isArray(res) {
-		eachElementAt(res, func(_ int, p string) bool {
+		t.idx.eachElementAt(res, func(_ int, p string) bool {
 			part(p)
 			return true
 		})
@@ -441,22 +450,22 @@ func geminiScalar(v string) string {
 	return v
 }
 
-// geminiText returns the text of a message's raw content: a string,
-// a list of parts and strings, or one part. Thoughts are left out.
-func geminiText(content string) string {
+// text returns the text of a message's raw content: a string, a list of
+// parts and strings, or one part. Thoughts are left out.
+func (t *geminiReader) text(content string) string {
 	switch {
 	case isString(content):
 		return value(content).String()
 	case isArray(content):
 		var b strings.Builder
-		eachElementAt(content, func(_ int, p string) bool {
-			b.WriteString(geminiText(p))
+		t.idx.eachElementAt(content, func(_ int, p string) bool {
+			b.WriteString(t.text(p))
 			return true
 		})
 		return b.String()
 	case isObject(content):
 		var f [2]string
-		fieldsAt(content, []string{"thought", "text"}, f[:], nil)
+		t.idx.fieldsAt(content, []string{"thought", "text"}, f[:], nil)
 		if !value(f[0]).Bool() {
 			return value(f[1]).String()
 		}
@@ -652,12 +661,12 @@ func (d *geminiLog) record(line []byte, n int) {
 		d.put(r.readMsg(rec, 0))
 	case isObject(f[2]):
 		var meta [gmCount]string
-		fieldsAt(f[2], geminiMetaFields, meta[:], nil)
+		noIndex.fieldsAt(f[2], geminiMetaFields, meta[:], nil)
 		d.meta.set(&meta)
 		if msgs := meta[gmMessages]; isArray(msgs) {
 			d.order = d.order[:0]
 			clear(d.byID)
-			eachElementAt(msgs, func(_ int, m string) bool {
+			noIndex.eachElementAt(msgs, func(_ int, m string) bool {
 				if isString(field(m, "id")) {
 					d.put(r.readMsg(m, 0))
 				}
@@ -666,7 +675,7 @@ func (d *geminiLog) record(line []byte, n int) {
 		}
 	case isString(f[3]) && isString(f[4]):
 		var meta [gmCount]string
-		fieldsAt(rec, geminiMetaFields, meta[:], nil)
+		noIndex.fieldsAt(rec, geminiMetaFields, meta[:], nil)
 		d.meta.set(&meta)
 	}
 }
@@ -703,22 +712,20 @@ func (d *geminiLog) finish() {
 	d.meta.build(d.s, msgs)
 }
 
-// decodeGeminiDocument reads a whole-document record or checkpoint. A
-// truncated document gives the calls that are complete in it; a broken one,
-// those before the error.
-func decodeGeminiDocument(r io.Reader, s *Session) (*Session, error) {
-	data, rerr := io.ReadAll(r)
-	if rerr != nil {
-		rerr = fmt.Errorf("read %s: %w", s.Path, rerr)
-	}
+// readGeminiDocument adds to s what data, a whole-document record or
+// checkpoint, holds. A truncated document gives the calls that are complete
+// in it; a broken one, those before the error.
+func readGeminiDocument(s *Session, data []byte) {
 	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
 	doc := data[start:]
 	lines := &lineCounter{data: data, line: 1}
 	if len(doc) == 0 {
-		return s, rerr
+		return
 	}
 	rd := &geminiReader{path: s.Path, lineAt: func(off int) int { return lines.at(start + off) }}
-	if !validJSON(doc) {
+	// The session's strings share data's bytes until it is detached.
+	var ok bool
+	if rd.idx, ok = indexJSON(bytesString(doc)); !ok {
 		msg, off := jsonError(doc)
 		line := 0
 		if off >= 0 {
@@ -734,27 +741,26 @@ func decodeGeminiDocument(r io.Reader, s *Session) (*Session, error) {
 		doc = doc[:jsonPrefix(doc)]
 		rd.cut = true
 	}
-	root := string(doc)
+	root := bytesString(doc)
 	if isArray(root) {
 		rd.readCheckpoint(s, root, 0)
-		return s, rerr
+		return
 	}
 	var f [gmCount]string
 	var offs [gmCount]int
-	fieldsAt(root, geminiMetaFields, f[:], offs[:])
+	rd.idx.fieldsAt(root, geminiMetaFields, f[:], offs[:])
 	if f[gmMessages] == "" && isArray(f[gmHistory]) {
 		rd.readCheckpoint(s, f[gmHistory], offs[gmHistory])
-		return s, rerr
+		return
 	}
 	var meta geminiMeta
 	meta.set(&f)
 	var msgs []*geminiMsg
-	eachValueAt(f[gmMessages], func(off int, m string) bool {
+	rd.idx.eachValueAt(f[gmMessages], func(off int, m string) bool {
 		msgs = append(msgs, rd.readMsg(m, offs[gmMessages]+off))
 		return true
 	})
 	meta.build(s, msgs)
-	return s, rerr
 }
 
 // readCheckpoint reads the calls of a /chat save checkpoint, a raw list of
@@ -788,25 +794,25 @@ func (t *geminiReader) readCheckpoint(s *Session, contents string, at int) {
 		return c
 	}
 	i := -1
-	eachElementAt(contents, func(off int, content string) bool {
+	t.idx.eachElementAt(contents, func(off int, content string) bool {
 		i++
 		var cf [2]string
 		var coffs [2]int
-		fieldsAt(content, []string{"role", "parts"}, cf[:], coffs[:])
+		t.idx.fieldsAt(content, []string{"role", "parts"}, cf[:], coffs[:])
 		role := value(cf[0]).String()
 		text := ""
 		first := true
-		eachValueAt(cf[1], func(poff int, p string) bool {
+		t.idx.eachValueAt(cf[1], func(poff int, p string) bool {
 			if t.cut && !gjson.Valid(p) {
 				return false // the cut-off end of a truncated checkpoint
 			}
 			line := t.lineAt(at + off + coffs[1] + poff)
 			var f [4]string
-			fields(p, []string{"functionCall", "functionResponse", "text", "thought"}, f[:])
+			t.idx.fieldsAt(p, []string{"functionCall", "functionResponse", "text", "thought"}, f[:], nil)
 			switch {
 			case isObject(f[0]):
 				var fc [3]string
-				fields(f[0], []string{"id", "name", "args"}, fc[:])
+				t.idx.fieldsAt(f[0], []string{"id", "name", "args"}, fc[:], nil)
 				c := &Call{
 					Msg:    i,
 					ID:     value(fc[0]).String(),
@@ -824,13 +830,13 @@ func (t *geminiReader) readCheckpoint(s *Session, contents string, at int) {
 				s.add(c)
 			case isObject(f[1]):
 				var fr [2]string
-				fields(f[1], []string{"id", "name"}, fr[:])
+				t.idx.fieldsAt(f[1], []string{"id", "name"}, fr[:], nil)
 				c := take(value(fr[0]).String(), value(fr[1]).String())
 				if c == nil {
 					s.skip(line, "functionResponse for unknown functionCall "+strconv.Quote(value(fr[1]).String()))
 					return true
 				}
-				out, errText, _ := geminiResponse(p)
+				out, errText, _ := t.response(p)
 				geminiOutcome(c, "", out, errText)
 			case isString(f[2]) && !value(f[3]).Bool():
 				if role == "model" {

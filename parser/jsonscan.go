@@ -23,7 +23,13 @@ import (
 // white space or not: the answer of gjson.ValidBytes, which transcripts'
 // decoders must give on every record (the style guide's rule 5).
 func validJSON(data []byte) bool {
-	return validFields(unsafe.String(unsafe.SliceData(data), len(data)), nil)
+	return validFields(bytesString(data), nil)
+}
+
+// bytesString returns the bytes of b as a string, without copying them: b
+// must not change while the string, or any part of it, is in use.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // A fieldSet is what validFields finds in an object: in vals[i] the raw
@@ -45,9 +51,9 @@ func validFields(data string, set *fieldSet) bool {
 	}
 	var ok bool
 	if data[i] == '{' {
-		i, ok = validObject(data, i+1, set)
+		i, ok = validObject(data, i+1, set, nil)
 	} else {
-		i, ok = validValue(data, i)
+		i, ok = validValue(data, i, nil)
 	}
 	return ok && skipSpace(data, i) == len(data)
 }
@@ -57,20 +63,36 @@ func validFields(data string, set *fieldSet) bool {
 func skipSpace[T string | []byte](data T, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
+		if data[i-1] != '\n' {
+			continue
+		}
+		// Pretty-printed documents indent deep values by many spaces.
+		for len(data)-i >= 8 && string(data[i:i+8]) == "        " {
+			i += 8
+		}
 	}
 	return i
 }
 
 // validValue validates the value that starts at data[i] and returns the
-// index after it.
-func validValue(data string, i int) (int, bool) {
+// index after it. It records the long values it finds in x, which may be
+// nil.
+func validValue(data string, i int, x *docIndex) (int, bool) {
 	switch data[i] {
 	case '{':
-		return validObject(data, i+1, nil)
+		k := x.open(i)
+		end, ok := validObject(data, i+1, nil, x)
+		x.close(k, end)
+		return end, ok
 	case '[':
-		return validArray(data, i+1)
+		k := x.open(i)
+		end, ok := validArray(data, i+1, x)
+		x.close(k, end)
+		return end, ok
 	case '"':
-		return validString(data, i+1)
+		end, ok := validString(data, i+1)
+		x.add(i, end)
+		return end, ok
 	case 't':
 		return validWord(data, i, "true")
 	case 'f':
@@ -92,8 +114,8 @@ func validWord(data string, i int, word string) (int, bool) {
 
 // validObject validates the rest of an object whose opening brace is at
 // data[i-1], and returns the index after its closing brace. It fills in
-// set, which may be nil.
-func validObject(data string, i int, set *fieldSet) (int, bool) {
+// set and records long values in x; either may be nil.
+func validObject(data string, i int, set *fieldSet, x *docIndex) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, true
@@ -121,9 +143,9 @@ func validObject(data string, i int, set *fieldSet) (int, bool) {
 			f = fieldIndex(data[key:keyEnd], set.names, set.vals)
 		}
 		if f >= 0 && set.inner != nil && set.inner[f] != nil && data[i] == '{' {
-			i, ok = validObject(data, i+1, set.inner[f])
+			i, ok = validObject(data, i+1, set.inner[f], x)
 		} else {
-			i, ok = validValue(data, i)
+			i, ok = validValue(data, i, x)
 		}
 		if !ok {
 			return i, false
@@ -146,7 +168,7 @@ func validObject(data string, i int, set *fieldSet) (int, bool) {
 	}
 }
 
-func validArray(data string, i int) (int, bool) {
+func validArray(data string, i int, x *docIndex) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == ']' {
 		return i + 1, true
@@ -157,7 +179,7 @@ func validArray(data string, i int) (int, bool) {
 			return i, false
 		}
 		var ok bool
-		if i, ok = validValue(data, i); !ok {
+		if i, ok = validValue(data, i, x); !ok {
 			return i, false
 		}
 		i = skipSpace(data, i)
@@ -503,11 +525,17 @@ func objectFields(s string, i int, names, vals []string) int {
 // fieldIndex returns the i for which the raw key names names[i] and
 // vals[i] is still "", or -1.
 func fieldIndex(key string, names, vals []string) int {
+	if i := keyIndex(key, names); i >= 0 && vals[i] == "" {
+		return i
+	}
+	return -1
+}
+
+// keyIndex returns the i for which the raw key names names[i], reading its
+// escapes as gjson does, or -1.
+func keyIndex(key string, names []string) int {
 	for i, n := range names {
 		if key == n {
-			if vals[i] != "" {
-				return -1
-			}
 			return i
 		}
 	}
@@ -516,7 +544,7 @@ func fieldIndex(key string, names, vals []string) int {
 	}
 	key = gjson.Parse(`"` + key + `"`).Str
 	for i, n := range names {
-		if key == n && vals[i] == "" {
+		if key == n {
 			return i
 		}
 	}
@@ -580,7 +608,7 @@ func unquoteBody(body string) string {
 		i = strings.IndexByte(body, '\\')
 	}
 	b = append(b, body...)
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return bytesString(b)
 }
 
 // hex4 reads four hexadecimal digits.

@@ -131,3 +131,28 @@ const maxPooledLine = 8 << 20
 func (s *Session) skip(n int, msg string) {
 	s.Skipped = append(s.Skipped, &SyntaxError{Pos: Pos{File: s.Path, Line: n}, Msg: msg})
 }
+
+// readWhole reads all of r, for a format that is one JSON document, into a
+// buffer from wholeBufs; release gives the buffer back, after which
+// nothing may use data or any string cut from it. Clearing a new buffer of
+// a few megabytes for each document, as io.ReadAll does, costs as much as
+// validating it.
+func readWhole(r io.Reader) (data []byte, release func(), err error) {
+	b, _ := wholeBufs.Get().(*bytes.Buffer)
+	if b == nil {
+		b = new(bytes.Buffer)
+	}
+	b.Reset()
+	_, err = b.ReadFrom(r)
+	return b.Bytes(), func() {
+		if b.Cap() <= maxPooledWhole {
+			wholeBufs.Put(b)
+		}
+	}, err
+}
+
+// wholeBufs hold the buffers documents were read into, for the next
+// document. Buffers past maxPooledWhole are let go.
+var wholeBufs sync.Pool
+
+const maxPooledWhole = 64 << 20

@@ -42,19 +42,29 @@ func preambleEnd(data []byte) int {
 func decodeOpencode(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "opencode", Calls: []*Call{}}
 	// An export is one JSON document: it is read whole.
-	data, err := io.ReadAll(r)
+	data, release, err := readWhole(r)
+	defer release()
 	if err != nil {
 		return s, fmt.Errorf("read %s: %w", name, err)
 	}
+	readOpencodeExport(s, data)
+	s.detach()
+	return s, nil
+}
+
+// readOpencodeExport adds to s what the export data holds.
+func readOpencodeExport(s *Session, data []byte) {
 	start := preambleEnd(data)
 	if start < 0 {
 		s.skip(1, `no JSON object: expected an opencode export starting with "{"`)
-		return s, nil
+		return
 	}
 	lines := &lineCounter{data: data, line: 1}
 	doc := data[start:]
 	cut := false
-	if !validJSON(doc) {
+	// The session's strings share data's bytes until it is detached.
+	idx, ok := indexJSON(bytesString(doc))
+	if !ok {
 		msg, off := jsonError(doc)
 		line := 0
 		if off >= 0 {
@@ -65,23 +75,22 @@ func decodeOpencode(r io.Reader, name string) (*Session, error) {
 		doc = doc[:jsonPrefix(doc)]
 		cut = true
 	}
-
+	root := bytesString(doc)
 	var f [2]string
 	var offs [2]int
-	fieldsAt(string(doc), []string{"info", "messages"}, f[:], offs[:])
+	idx.fieldsAt(root, []string{"info", "messages"}, f[:], offs[:])
 	info := value(f[0])
 	s.ID = info.Get("id").String()
 	setOpencodeInfo(s, info)
 
 	i := -1
-	eachValueAt(f[1], func(off int, m string) bool {
+	idx.eachValueAt(f[1], func(off int, m string) bool {
 		i++
-		readOpencodeMessage(s, m, i, cut, func(moff int) int {
+		readOpencodeMessage(s, idx, m, i, cut, func(moff int) int {
 			return lines.at(start + offs[1] + off + moff)
 		})
 		return true
 	})
-	return s, nil
 }
 
 // setOpencodeInfo sets the session's title, directory, version and times
@@ -94,15 +103,16 @@ func setOpencodeInfo(s *Session, info gjson.Result) {
 	s.End = epochMillis(info.Get("time.updated"))
 }
 
-// readOpencodeMessage adds the tool calls of the raw message m, the i-th.
-// lineAt turns an offset in m into a line number. When cut is set, m may
-// end early, in the middle of a part.
-func readOpencodeMessage(s *Session, m string, i int, cut bool, lineAt func(int) int) {
+// readOpencodeMessage adds the tool calls of the raw message m, the i-th,
+// of the export indexed by idx. lineAt turns an offset in m into a line
+// number. When cut is set, m may end early, in the middle of a part.
+func readOpencodeMessage(s *Session, idx *docIndex, m string, i int, cut bool, lineAt func(int) int) {
 	var f [2]string
 	var offs [2]int
-	fieldsAt(m, []string{"info", "parts"}, f[:], offs[:])
+	idx.fieldsAt(m, []string{"info", "parts"}, f[:], offs[:])
 	om := newOpencodeMessage(s, f[0], i)
-	eachValueAt(f[1], func(off int, p string) bool {
+	om.idx = idx
+	idx.eachValueAt(f[1], func(off int, p string) bool {
 		if cut && !gjson.Valid(p) {
 			return false // the cut-off end of a broken export
 		}
@@ -116,22 +126,23 @@ func readOpencodeMessage(s *Session, m string, i int, cut bool, lineAt func(int)
 // and database share it: they differ only in where a part comes from.
 type opencodeMessage struct {
 	s      *Session
-	i      int    // index of the message in its session
-	tokens int    // output tokens, given to the message's first call
-	text   string // the assistant's text since the last call
+	idx    *docIndex // the index of the export the parts are in, if any
+	i      int       // index of the message in its session
+	tokens int       // output tokens, given to the message's first call
+	text   string    // the assistant's text since the last call
 }
 
 // newOpencodeMessage starts the i-th message of s, whose raw info object
 // (role, model, tokens) is info; info may be missing.
 func newOpencodeMessage(s *Session, info string, i int) *opencodeMessage {
 	var f [3]string
-	dups := fieldsAt(info, []string{"role", "modelID", "tokens"}, f[:], nil)
+	dups := noIndex.fieldsAt(info, []string{"role", "modelID", "tokens"}, f[:], nil)
 	if value(f[0]).String() == "assistant" {
 		if model := value(f[1]).String(); model != "" {
 			setOnce(&s.Model, model)
 		}
 	}
-	tokens := below(info, "tokens", f[2], dups&4 != 0, "output")
+	tokens := noIndex.below(info, "tokens", f[2], dups&4 != 0, "output")
 	return &opencodeMessage{s: s, i: i, tokens: int(value(tokens).Int())}
 }
 
@@ -152,14 +163,14 @@ var opencodePartFields = []string{"type", "synthetic", "text", "callID", "tool",
 // part reads one part of the message, valid JSON found at pos.
 func (m *opencodeMessage) part(p string, pos Pos) {
 	var f [opCount]string
-	fields(p, opencodePartFields, f[:])
+	m.idx.fieldsAt(p, opencodePartFields, f[:], nil)
 	switch value(f[opType]).String() {
 	case "text":
 		if !value(f[opSynthetic]).Bool() {
 			m.text = value(f[opText]).String()
 		}
 	case "tool":
-		c := opencodeCall(m.s, &f, m.i, pos)
+		c := m.call(&f, pos)
 		c.Text = abridgeText(m.text)
 		c.Tokens, m.tokens = m.tokens, 0
 		m.text = ""
@@ -180,17 +191,17 @@ const (
 
 var opencodeStateFields = []string{"time", "input", "status", "output", "error", "metadata"}
 
-// opencodeCall adds the call of a tool part whose members are f, found at
-// pos in message msg.
-func opencodeCall(s *Session, f *[opCount]string, msg int, pos Pos) *Call {
+// call adds the call of a tool part whose members are f, found at pos.
+func (m *opencodeMessage) call(f *[opCount]string, pos Pos) *Call {
+	s := m.s
 	st := f[opState]
 	var sf [osCount]string
-	dups := fieldsAt(st, opencodeStateFields, sf[:], nil)
+	dups := m.idx.fieldsAt(st, opencodeStateFields, sf[:], nil)
 	stateAt := func(i int, path ...string) gjson.Result {
-		return value(below(st, opencodeStateFields[i], sf[i], dups&(1<<i) != 0, path...))
+		return value(m.idx.below(st, opencodeStateFields[i], sf[i], dups&(1<<i) != 0, path...))
 	}
 	c := &Call{
-		Msg:   msg,
+		Msg:   m.i,
 		ID:    value(f[opCallID]).String(),
 		Tool:  value(f[opTool]).String(),
 		Start: epochMillis(stateAt(osTime, "start")),
@@ -200,7 +211,7 @@ func opencodeCall(s *Session, f *[opCount]string, msg int, pos Pos) *Call {
 	c.Kind = KindOf(c.Tool)
 	in := sf[osInput]
 	setInputRaw(c, in, asIs, asIs)
-	if field(in, "redacted") != "" && len(s.Notes) == 0 {
+	if m.idx.dig(in, "redacted") != "" && len(s.Notes) == 0 {
 		s.Notes = append(s.Notes, "the export was made with --sanitize: commands and outputs are redacted, so failures cannot be explained")
 	}
 	c.Status = value(sf[osStatus]).String()
