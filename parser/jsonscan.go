@@ -63,13 +63,22 @@ func validFields(data string, set *fieldSet) bool {
 func skipSpace[T string | []byte](data T, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
-		if data[i-1] != '\n' {
-			continue
+	}
+	return i
+}
+
+// skipIndent returns the index of the first byte at or after i that is not
+// a space, counting spaces eight at a time: pretty-printed documents indent
+// deep values by many.
+func skipIndent[T string | []byte](data T, i int) int {
+	for len(data)-i >= 8 {
+		b := data[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if m := w ^ (ones * ' '); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
-		// Pretty-printed documents indent deep values by many spaces.
-		for len(data)-i >= 8 && string(data[i:i+8]) == "        " {
-			i += 8
-		}
+		i += 8
 	}
 	return i
 }

@@ -33,6 +33,10 @@ type docIndex struct {
 	doc    string
 	starts []int // offsets in doc of the values, in increasing order
 	ends   []int // ends[k] is the offset after the value at starts[k]
+	// next is the place after the value last found. Walkers ask in
+	// document order, mostly: for the value at starts[next], or for one
+	// between starts[next-1] and it, which the index does not hold.
+	next int
 }
 
 // noIndex is the index of no document, for walking records.
@@ -99,11 +103,31 @@ func (x *docIndex) end(s string, i int) (int, bool) {
 		return 0, false
 	}
 	off := int(d)
-	k, found := slices.BinarySearch(x.starts, off+i)
+	k, found := x.find(off + i)
 	if !found || x.ends[k] < 0 || x.ends[k]-off > len(s) {
 		return 0, false
 	}
 	return x.ends[k] - off, true
+}
+
+// find returns the place of start in x.starts, or where it would be, and
+// whether it is there.
+func (x *docIndex) find(start int) (int, bool) {
+	k, n := x.next, len(x.starts)
+	switch {
+	case k < n && x.starts[k] == start:
+	case k > 0 && x.starts[k-1] == start:
+		return k - 1, true
+	case (k == 0 || x.starts[k-1] < start) && (k == n || start < x.starts[k]):
+		return k, false
+	default:
+		var found bool
+		if k, found = slices.BinarySearch(x.starts, start); !found {
+			return k, false
+		}
+	}
+	x.next = k + 1
+	return k, true
 }
 
 // jsonPrefix returns the length of the start of data that the walkers
@@ -171,13 +195,13 @@ func (x *docIndex) endValue(s string, i int) (int, bool) {
 // in obj and the raw value of each member of the object obj, in order,
 // until fn returns false. It does nothing when obj is not an object.
 func (x *docIndex) eachMemberAt(obj string, fn func(key string, off int, val string) bool) {
-	i := skipSpace(obj, 0)
+	i := skipBlank(obj, 0)
 	if i == len(obj) || obj[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(obj, i)
+		i = skipBlank(obj, i)
 		if i >= len(obj) || obj[i] != '"' {
 			return
 		}
@@ -186,16 +210,16 @@ func (x *docIndex) eachMemberAt(obj string, fn func(key string, off int, val str
 			return
 		}
 		key := obj[i+1 : end-1]
-		i = skipSpace(obj, end)
+		i = skipBlank(obj, end)
 		if i >= len(obj) || obj[i] != ':' {
 			return
 		}
-		i = skipSpace(obj, i+1)
+		i = skipBlank(obj, i+1)
 		end, ok = x.endValue(obj, i)
 		if !ok || !fn(key, i, obj[i:end]) {
 			return
 		}
-		i = skipSpace(obj, end)
+		i = skipBlank(obj, end)
 		if i >= len(obj) || obj[i] != ',' {
 			return
 		}
@@ -207,13 +231,13 @@ func (x *docIndex) eachMemberAt(obj string, fn func(key string, off int, val str
 // element of the array arr, in order, until fn returns false. It does
 // nothing when arr is not an array.
 func (x *docIndex) eachElementAt(arr string, fn func(off int, val string) bool) {
-	i := skipSpace(arr, 0)
+	i := skipBlank(arr, 0)
 	if i == len(arr) || arr[i] != '[' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(arr, i)
+		i = skipBlank(arr, i)
 		if i >= len(arr) || arr[i] == ']' {
 			return
 		}
@@ -221,7 +245,7 @@ func (x *docIndex) eachElementAt(arr string, fn func(off int, val string) bool) 
 		if !ok || !fn(i, arr[i:end]) {
 			return
 		}
-		i = skipSpace(arr, end)
+		i = skipBlank(arr, end)
 		if i >= len(arr) || arr[i] != ',' {
 			return
 		}
@@ -233,7 +257,7 @@ func (x *docIndex) eachElementAt(arr string, fn func(off int, val string) bool) 
 // offset of each value in raw too: with each element of an array, each
 // member's value of an object, or once with any other value; never for "".
 func (x *docIndex) eachValueAt(raw string, fn func(off int, val string) bool) {
-	i := skipSpace(raw, 0)
+	i := skipBlank(raw, 0)
 	switch {
 	case i == len(raw):
 	case raw[i] == '[':
@@ -300,3 +324,15 @@ func (x *docIndex) below(obj, name, first string, dup bool, path ...string) stri
 func isString(raw string) bool { return raw != "" && raw[0] == '"' }
 func isObject(raw string) bool { return raw != "" && raw[0] == '{' }
 func isArray(raw string) bool  { return raw != "" && raw[0] == '[' }
+
+// skipBlank is skipSpace for documents, which are often pretty-printed:
+// it counts the spaces that indent a line eight at a time.
+func skipBlank(data string, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+		if data[i-1] == '\n' {
+			i = skipIndent(data, i)
+		}
+	}
+	return i
+}

@@ -175,7 +175,16 @@ func TestDocIndex(t *testing.T) {
 	if len(x.starts) != 5 {
 		t.Fatalf("the index of %q records %d values, want 5 (the document, a, its object, b and e)", doc, len(x.starts))
 	}
-	for k, start := range x.starts {
+	// In document order, backwards, and again.
+	var order []int
+	for k := range x.starts {
+		order = append(order, k)
+	}
+	for k := range x.starts {
+		order = append(order, len(x.starts)-1-k, len(x.starts)-1-k)
+	}
+	for _, k := range order {
+		start := x.starts[k]
 		for _, from := range []int{0, start} {
 			part := doc[from:]
 			if end, ok := x.end(part, start-from); !ok || from+end != x.ends[k] {
