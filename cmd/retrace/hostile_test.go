@@ -128,7 +128,7 @@ func TestHostileHTML(t *testing.T) {
 func TestRedaction(t *testing.T) {
 	path := writeHostile(t)
 	runs := [][]string{
-		{"summary"}, {"summary", "-f", "json"},
+		{"summary"}, {"summary", "-f", "json"}, {"summary", "-f", "jsonl"},
 		{"errors"}, {"errors", "-f", "json"}, {"errors", "-f", "jsonl"}, {"errors", "-f", "csv"},
 		{"pairs"}, {"pairs", "-f", "json"}, {"pairs", "-f", "jsonl"}, {"pairs", "-f", "csv"},
 		{"bench"}, {"bench", "-f", "json"}, {"bench", "-f", "csv"},

@@ -42,6 +42,9 @@ type inputs struct {
 	// parts lets a long session come to the command in parts (see
 	// analyzer.StreamOptions.Part), for commands that add sessions up.
 	parts bool
+	// callsUnprinted says that the command prints no text of any call,
+	// only counts: the calls' texts need no masking.
+	callsUnprinted bool
 }
 
 // A rawArg is a command-line argument taken as it is. Kong decodes strings
@@ -173,6 +176,9 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 	w.holdWhile(prog)
 	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: in.unread,
 		parts: in.parts && period.isZero()} // a part does not know when its session was active
+	if !in.callsUnprinted {
+		rd.callRed = rd.red
+	}
 
 	sessions, unknown, empty := 0, 0, 0
 	readAll(sources, rd, env.Stdin, func(i int, r result) {
@@ -303,12 +309,13 @@ func (w *warner) expand(paths []string, per period) []source {
 
 // A reader reads sources.
 type reader struct {
-	format *parser.Format // the format of every source; nil to recognize each
-	red    *redact.Redactor
-	prog   *progress
-	reduce bool // read retrace's own JSONL output too
-	opts   analyzer.StreamOptions
-	parts  bool // hand long sessions out in parts
+	format  *parser.Format   // the format of every source; nil to recognize each
+	red     *redact.Redactor // masks the sessions' texts
+	callRed *redact.Redactor // masks the calls' texts; nil when none is printed
+	prog    *progress
+	reduce  bool // read retrace's own JSONL output too
+	opts    analyzer.StreamOptions
+	parts   bool // hand long sessions out in parts
 }
 
 // readAll reads the sources in parallel and hands use the results of each,
@@ -405,7 +412,7 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	analyzed := make(chan struct{})
 	go func() {
 		for c := range calls {
-			redactCall(rd.red, c)
+			redactCall(rd.callRed, c)
 			st.Add(c)
 		}
 		close(analyzed)
@@ -433,7 +440,7 @@ func (rd reader) readOpencode(src source) result {
 	for _, s := range sessions {
 		st := analyzer.NewSessionStream(rd.opts)
 		for _, c := range s.Calls {
-			redactCall(rd.red, c)
+			redactCall(rd.callRed, c)
 			st.Add(c)
 		}
 		redactSession(rd.red, s)

@@ -20,9 +20,11 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 		})
 	}
 	// Only the counts are written: each session is counted as soon as it
-	// is analyzed, and the numbers it printed are not read.
+	// is analyzed, the numbers it printed are not read, and the texts of
+	// its calls, which are not printed, are not masked.
 	c.unread = analyzer.StreamOptions{NoNumbers: true}
 	c.parts = true
+	c.callsUnprinted = true
 	sum := analyzer.NewSummary()
 	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		sum.Add(sr)
