@@ -50,7 +50,7 @@ func matchGemini(head []byte) bool {
 	if len(head) == 0 {
 		return false
 	}
-	doc := gjson.ParseBytes(head)
+	doc := gjson.Parse(bytesString(head))
 	switch head[0] {
 	case '[':
 		return geminiContent(doc.Get("0"))

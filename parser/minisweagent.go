@@ -35,16 +35,20 @@ func matchMiniSWEAgent(head []byte) bool {
 	if jsonStart(head) != '{' {
 		return false
 	}
-	root := gjson.ParseBytes(head)
-	if strings.HasPrefix(root.Get("trajectory_format").String(), "mini-swe-agent") ||
-		root.Get("info.mini_version").Exists() {
+	m := topMembers(gjson.Parse(bytesString(head)), "trajectory_format", "info", "messages")
+	format, info, messages := m[0], m[1], m[2]
+	if strings.HasPrefix(format.String(), "mini-swe-agent") || info.Get("mini_version").Exists() {
 		return true
 	}
-	if !root.Get("info").IsObject() && !root.Get("messages").IsArray() {
+	if !info.IsObject() && !messages.IsArray() {
 		return false
 	}
 	// "info" holds the whole configuration before mini_version, which may
-	// put it past the head.
+	// put it past the head. A needle that starts with a quote is slow to
+	// find in JSON, which is full of them: look for a rarer part first.
+	if !bytes.Contains(head, []byte("mini_version")) && !bytes.Contains(head, []byte("minisweagent.")) {
+		return false
+	}
 	return bytes.Contains(head, []byte(`"mini_version":`)) ||
 		bytes.Contains(head, []byte(`"agent_type": "minisweagent.`)) ||
 		bytes.Contains(head, []byte(`"agent_type":"minisweagent.`))

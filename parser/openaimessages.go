@@ -31,7 +31,7 @@ func matchOpenAIMessages(head []byte) bool {
 	var msgs gjson.Result
 	switch jsonStart(head) {
 	case '[':
-		msgs = gjson.ParseBytes(head)
+		msgs = gjson.Parse(bytesString(head))
 	case '{':
 		if matchMiniSWEAgent(head) {
 			return false // a list of the same messages, with more to read

@@ -48,7 +48,7 @@ func matchOpenHands(head []byte) bool {
 	switch jsonStart(head) {
 	case '[':
 		ok := false
-		gjson.ParseBytes(head).ForEach(func(_, e gjson.Result) bool {
+		gjson.Parse(bytesString(head)).ForEach(func(_, e gjson.Result) bool {
 			ok = isOpenHandsEvent(e) ||
 				// A first event cut off by the end of the head, such as a
 				// long system prompt: every event starts with these keys.
@@ -58,7 +58,7 @@ func matchOpenHands(head []byte) bool {
 		})
 		return ok
 	case '{':
-		return isOpenHandsEvent(gjson.ParseBytes(head))
+		return isOpenHandsEvent(gjson.Parse(bytesString(head)))
 	}
 	return false
 }
@@ -67,8 +67,10 @@ func isOpenHandsEvent(e gjson.Result) bool {
 	if !e.IsObject() {
 		return false
 	}
-	kind := e.Get("action").Type == gjson.String || e.Get("observation").Type == gjson.String
-	return kind && e.Get("id").Exists() && (e.Get("source").Exists() || e.Get("timestamp").Exists())
+	m := topMembers(e, "action", "observation", "id", "source", "timestamp")
+	action, observation, id, source, timestamp := m[0], m[1], m[2], m[3], m[4]
+	kind := action.Type == gjson.String || observation.Type == gjson.String
+	return kind && id.Exists() && (source.Exists() || timestamp.Exists())
 }
 
 type openhandsDecoder struct {

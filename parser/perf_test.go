@@ -120,3 +120,25 @@ func reportCPU(b *testing.B, size int64, cpu time.Duration) {
 		b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
 	}
 }
+
+// BenchmarkDetect measures recognizing the format of each generated
+// transcript from its head, as retrace does before decoding one.
+func BenchmarkDetect(b *testing.B) {
+	for _, sf := range synth.Formats {
+		b.Run(sf.Name, func(b *testing.B) {
+			var heads [][]byte
+			for _, d := range transcripts(b, sf.Name) {
+				heads = append(heads, d[:min(len(d), parser.HeadSize)])
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, h := range heads {
+					if f := parser.Detect(h); f == nil || f.Name != sf.Name {
+						b.Fatalf("detected %v, want %s", f, sf.Name)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(heads)), "ns/file")
+		})
+	}
+}
