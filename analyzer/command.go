@@ -40,6 +40,12 @@ type Command struct {
 	// Ignored, that it is the latter: the line chose to go on whatever
 	// happened.
 	Masked, Ignored bool
+	// Ends names the commands whose failure can be the line's exit
+	// status, in order: the last one, and those at which a failing `&&`
+	// chain stops; each by the target of its last pipeline stage, wrappers
+	// peeled ("grep" for `ssh host 'ps | grep x'`; only "cp" for `killall
+	// app; cp app ~/bin`).
+	Ends []string
 	// Writes lists the files the line's redirections write, other than
 	// /dev/null.
 	Writes []string
@@ -88,7 +94,19 @@ func ParseCommand(line string) *Command {
 	c := &Command{Line: line}
 	c.parse(line, 0)
 	c.Target, c.Args = identify(c.Argv)
+	if len(c.Ends) == 0 && c.Target != "" {
+		c.Ends = []string{c.Target}
+	}
 	return c
+}
+
+// Status returns the target of the command whose exit status the line's
+// is when the line runs to its end.
+func (c *Command) Status() string {
+	if len(c.Ends) == 0 {
+		return ""
+	}
+	return c.Ends[len(c.Ends)-1]
 }
 
 // maxDepth bounds the nesting of wrappers (ssh 'bash -c "…"') followed.
@@ -120,7 +138,30 @@ func (c *Command) parse(line string, depth int) {
 	c.Masked = c.Masked || s.masked || s.ignored
 	c.Ignored = c.Ignored || s.ignored
 	c.Argv = s.argv
+	var ends []string
+	for _, s := range simple {
+		if s.end && len(s.argv) > 0 {
+			ends = append(ends, endsOf(s, depth)...)
+		}
+	}
 	c.peel(depth)
+	c.Ends = ends
+}
+
+// endsOf returns the targets of the commands whose failure is that of s:
+// its last pipeline stage, or what the command it wraps ends with.
+func endsOf(s simple, depth int) []string {
+	argv := s.argv
+	if len(s.filters) > 0 {
+		argv = s.filters[len(s.filters)-1]
+	}
+	st := &Command{Argv: argv}
+	st.peel(depth + 1)
+	if st.Ends != nil {
+		return st.Ends
+	}
+	t, _ := identify(st.Argv)
+	return []string{t}
 }
 
 // peel replaces c.Argv by the command a wrapper runs, as long as it is one.
@@ -178,7 +219,7 @@ func (c *Command) peel(depth int) {
 			if !ok {
 				return
 			}
-			c.Argv = windowsWords(script)
+			c.windows(script, prog == "cmd" || prog == "cmd.exe")
 			return
 		case "docker", "podman", "kubectl", "oc":
 			where, rest, ok := splitExec(prog, args)
@@ -206,6 +247,7 @@ type simple struct {
 	filters [][]string // the later stages of its pipeline
 	masked  bool       // piped into a filter
 	ignored bool       // followed by `|| …`
+	end     bool       // its failure can be the line's exit status
 	writes  []string
 }
 
@@ -224,8 +266,8 @@ func simpleCommands(line string) []simple {
 		return []simple{{argv: unparsedArgv(line)}}
 	}
 	var out []simple
-	for _, st := range f.Stmts {
-		out = collect(out, st, false)
+	for i, st := range f.Stmts {
+		out = collect(out, st, false, i == len(f.Stmts)-1)
 	}
 	return out
 }
@@ -247,49 +289,57 @@ func unparsedArgv(line string) []string {
 }
 
 // collect appends the simple commands of st to out. masked reports that
-// st's exit status is hidden from the line's.
-func collect(out []simple, st *syntax.Stmt, masked bool) []simple {
+// st's exit status is hidden from the line's; end, that its failure can be
+// the line's status: st runs last, or a failing `&&` chain stops at it.
+func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 	if st == nil {
 		return out
 	}
-	all := func(stmts []*syntax.Stmt) {
-		for _, s := range stmts {
-			out = collect(out, s, masked)
+	if st.Background {
+		end = false
+	}
+	all := func(stmts []*syntax.Stmt, end bool) {
+		for i, s := range stmts {
+			out = collect(out, s, masked, end && i == len(stmts)-1)
 		}
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
-		out = append(out, callSimple(x, st.Redirs, masked))
+		s := callSimple(x, st.Redirs, masked)
+		s.end = end
+		out = append(out, s)
 	case *syntax.BinaryCmd:
 		switch x.Op {
 		case syntax.Pipe, syntax.PipeAll:
-			out = append(out, pipeline(x))
+			s := pipeline(x)
+			s.end = end
+			out = append(out, s)
 		case syntax.OrStmt:
 			// `cmd || true` and `cmd || echo failed` hide cmd's status.
 			n := len(out)
-			out = collect(out, x.X, masked)
+			out = collect(out, x.X, masked, false)
 			for i := n; i < len(out); i++ {
 				out[i].ignored = true
 			}
-			out = collect(out, x.Y, masked)
+			out = collect(out, x.Y, masked, end)
 		default:
-			out = collect(out, x.X, masked)
-			out = collect(out, x.Y, masked)
+			out = collect(out, x.X, masked, end)
+			out = collect(out, x.Y, masked, end)
 		}
 	case *syntax.Subshell:
-		all(x.Stmts)
+		all(x.Stmts, end)
 	case *syntax.Block:
-		all(x.Stmts)
+		all(x.Stmts, end)
 	case *syntax.TimeClause:
-		out = collect(out, x.Stmt, masked)
+		out = collect(out, x.Stmt, masked, end)
 	case *syntax.IfClause:
-		all(x.Cond)
-		all(x.Then)
+		all(x.Cond, false)
+		all(x.Then, end)
 	case *syntax.WhileClause:
-		all(x.Cond)
-		all(x.Do)
+		all(x.Cond, false)
+		all(x.Do, false)
 	case *syntax.ForClause:
-		all(x.Do)
+		all(x.Do, false)
 	case *syntax.DeclClause:
 		argv := []string{x.Variant.Value}
 		for _, a := range x.Args {
@@ -345,7 +395,7 @@ func isFeeder(st *syntax.Stmt) bool {
 // stageSimple returns the command of interest of one pipeline stage, which
 // may be compound, like the `(cd x && make)` of `(cd x && make) | tail`.
 func stageSimple(st *syntax.Stmt) simple {
-	inner := collect(nil, st, true)
+	inner := collect(nil, st, true, false)
 	if i := pickCommand(inner); i >= 0 {
 		s := inner[i]
 		s.masked = true
@@ -596,75 +646,4 @@ func splitExec(prog string, args []string) (where string, rest []string, ok bool
 		}
 		return prog + ":" + pod, args[i+1:], true
 	}
-}
-
-// windowsScript returns the command PowerShell (-Command, -c, or the first
-// word) or cmd.exe (/c, /k) runs.
-func windowsScript(args []string) (string, bool) {
-	for i := 0; i < len(args); i++ {
-		a := strings.ToLower(args[i])
-		switch {
-		case a == "-command" || a == "-c" || a == "/c" || a == "/k":
-			if i+1 < len(args) {
-				return strings.Join(args[i+1:], " "), true
-			}
-			return "", false
-		case a == "-file" || a == "-executionpolicy" || a == "-windowstyle":
-			i++
-		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/"):
-		default:
-			return strings.Join(args[i:], " "), true
-		}
-	}
-	return "", false
-}
-
-// windowsWords splits the first command of a PowerShell or cmd.exe script
-// into words, honouring quotes: its first pipeline stage, without the
-// call operator "&".
-func windowsWords(script string) []string {
-	var words []string
-	var b strings.Builder
-	var quote rune
-	inWord := false
-	for _, r := range script {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				b.WriteRune(r)
-			}
-			continue
-		case r == '"' || r == '\'':
-			quote = r
-			inWord = true
-			continue
-		case r == '|' || r == ';':
-			if inWord {
-				words = append(words, b.String())
-			}
-			return dropCallOperator(words)
-		case r == ' ' || r == '\t' || r == '\n':
-			if inWord {
-				words = append(words, b.String())
-				b.Reset()
-				inWord = false
-			}
-			continue
-		}
-		b.WriteRune(r)
-		inWord = true
-	}
-	if inWord {
-		words = append(words, b.String())
-	}
-	return dropCallOperator(words)
-}
-
-func dropCallOperator(words []string) []string {
-	if len(words) > 0 && (words[0] == "&" || words[0] == ".") {
-		return words[1:]
-	}
-	return words
 }

@@ -102,8 +102,8 @@ var rules = slices.Concat(
 	[]rule{
 		{name: "go-flag", doc: "Go's flag package: flags not defined, with the Usage of block", category: CLIUsage, strong: true, match: matchGoFlag},
 		{name: "command-not-found", doc: "a shell that could not find the program", category: CommandNotFound, strong: true, match: matchNotFound},
-		{name: "agent-shell", doc: "the agent's own shell failing to start (Claude Code on Windows)", category: AgentToolError, match: matchRE(AgentToolError,
-			`(?m)^.*(?:Command failed: cygpath|child_copy: cygheap read copy failed|dofork: child -1 - forked process).*$`)},
+		{name: "agent-shell", doc: "the agent's own shell failing before the command ran (Claude Code on Windows: `Command failed: cygpath`)", category: AgentToolError, match: matchRE(AgentToolError,
+			`(?m)^Command failed: cygpath .*$`)},
 		{name: "agent-timeout", doc: "the agent's own timeout markers: Claude Code's, opencode's, Gemini CLI's", category: Timeout, strong: true, match: matchRE(Timeout,
 			`(?m)^Command timed out after \d+(?:\.\d+)? ?(?:ms|s|m|minutes?|seconds?)\b(?: \d+(?:\.\d+)?s\b)?`,
 			`(?m)^\(Command timed out after \d+ ms\)`,
@@ -196,7 +196,7 @@ var viewers = map[string]bool{
 // that succeeded. cmd is c's parsed command, nil for tools other than the
 // shell.
 func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
-	out := stripEscapes(c.Output)
+	out := stripNoise(stripEscapes(c.Output))
 	switch c.Status {
 	case "running", "no-result":
 		return nil // not finished when the transcript ends: no outcome to judge
@@ -223,7 +223,7 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	}
 
 	recorded := recordEvidence(c)
-	if recorded != "" && benignExit(c, cmd) {
+	if recorded != "" && benignExit(c, cmd, out) {
 		return nil
 	}
 	// With the exit status hidden by a filter, the output is the only
@@ -289,8 +289,12 @@ func recordEvidence(c *parser.Call) string {
 
 // benignExit reports an exit status that is an answer, not a failure: grep
 // finding nothing (its errors exit 2), diff finding differences, test
-// finding false.
-func benignExit(c *parser.Call, cmd *Command) bool {
+// finding false. The answer is that of a command whose failure can be the
+// line's: the last stage of `ls | grep env`, the grep of `ssh host 'ps |
+// grep x'` or of `grep -q x f && echo found`, not the killall of
+// `killall app; cp app ~/bin`. out is the call's output, noise removed.
+func benignExit(c *parser.Call, cmd *Command, out string) bool {
+	empty := strings.TrimSpace(out) == ""
 	if c.Exit == nil {
 		if c.Note != "" {
 			return true // the agent read the exit status as fine
@@ -298,31 +302,48 @@ func benignExit(c *parser.Call, cmd *Command) bool {
 		// A console copy marks a failure but gives no exit status: take
 		// it as 1 where that is a probe's answer, or a search's that
 		// printed nothing.
-		return searches[cmd.Target] && strings.TrimSpace(c.Output) == "" || probes[cmd.Target]
+		return slices.ContainsFunc(cmd.Ends, func(t string) bool { return searches[t] && empty || probes[t] })
 	}
 	if *c.Exit != 1 {
 		return false
 	}
-	switch {
-	case searches[cmd.Target]:
-		return true // no line, no process matched
-	case probes[cmd.Target]:
-		return true // "not installed" is its answer
+	if expectsFailure(cmd) && !psAtLineRE.MatchString(out) {
+		return true // the line discarded the errors it expected, and none other came
 	}
-	switch cmd.Target {
-	case "cmp":
-		return strings.TrimSpace(c.Output) == ""
+	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty) })
+}
+
+// answers reports whether target t exiting 1 gives an answer: no line or
+// process matched, no program installed, the files differ, the test is
+// false. empty says the call printed nothing.
+func answers(t string, empty bool) bool {
+	switch {
+	case searches[t] || probes[t]:
+		return true
+	case t == "cmp":
+		return empty
+	}
+	switch t {
 	case "diff", "test", "[", "[[", "git diff":
 		return true
 	}
 	return false
 }
 
+// expectsFailure reports whether the line says it expects its command may
+// fail and discards the error: PowerShell's -ErrorAction SilentlyContinue.
+func expectsFailure(cmd *Command) bool {
+	return silentlyRE.MatchString(cmd.Line)
+}
+
+var silentlyRE = mustPre(`(?i)-(?:ErrorAction|ea) +(?:SilentlyContinue|Ignore|0)\b`)
+
 var (
 	// searches exit 1 when nothing matched.
 	searches = map[string]bool{
 		"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true,
 		"ack": true, "git grep": true, "pgrep": true, "pkill": true, "killall": true,
+		"findstr": true, "Select-String": true, "sls": true,
 	}
 	// probes ask whether a program is installed; "no" is an answer.
 	probes = map[string]bool{"which": true, "type": true, "whereis": true, "command": true}

@@ -1,0 +1,185 @@
+package analyzer
+
+import (
+	"strings"
+)
+
+// windowsScript returns the command PowerShell (-Command, -c, or the first
+// word) or cmd.exe (/c, /k) runs.
+func windowsScript(args []string) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		switch {
+		case a == "-command" || a == "-c" || a == "/c" || a == "/k":
+			if i+1 < len(args) {
+				return strings.Join(args[i+1:], " "), true
+			}
+			return "", false
+		case a == "-file" || a == "-executionpolicy" || a == "-windowstyle":
+			i++
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/"):
+		default:
+			return strings.Join(args[i:], " "), true
+		}
+	}
+	return "", false
+}
+
+// windows sets the command of a PowerShell or cmd.exe script: the first
+// statement that is not a setup step (cd, an assignment), its later
+// pipeline stages as filters, and the last stage of the last statement as
+// the one whose status the line's is.
+func (c *Command) windows(script string, cmd bool) {
+	stmts := windowsStatements(script, cmd)
+	pick := -1
+	for i, st := range stmts {
+		if len(st) == 0 || len(st[0]) == 0 {
+			continue
+		}
+		if pick < 0 {
+			pick = i
+		}
+		if !windowsSetup(st[0]) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		c.Argv = nil
+		return
+	}
+	for i, st := range stmts {
+		if i != pick && len(st) > 0 && len(st[0]) > 0 {
+			c.Others = append(c.Others, st[0])
+		}
+	}
+	st := stmts[pick]
+	c.Argv = st[0]
+	for _, stage := range st[1:] {
+		if len(stage) > 0 {
+			c.Filters = append(c.Filters, stage[0])
+		}
+	}
+	last := stmts[len(stmts)-1]
+	for len(last) > 0 && len(last[len(last)-1]) == 0 {
+		last = last[:len(last)-1]
+	}
+	if len(last) > 0 {
+		c.Ends = []string{last[len(last)-1][0]}
+	}
+}
+
+// windowsSetup reports whether a PowerShell or cmd.exe command only
+// prepares for the script's command: changes the directory, sets a
+// variable, waits.
+func windowsSetup(argv []string) bool {
+	w := strings.ToLower(argv[0])
+	if strings.HasPrefix(w, "$") {
+		return len(argv) > 1 && argv[1] == "=" || strings.Contains(w, "=")
+	}
+	switch w {
+	case "cd", "chdir", "set-location", "sl", "pushd", "push-location", "set",
+		"start-sleep", "import-module", "clear", "cls":
+		return true
+	}
+	return false
+}
+
+// windowsStatements splits a PowerShell or cmd.exe script into statements,
+// each a list of pipeline stages, each a list of words, honouring quotes
+// and keeping script blocks, subexpressions and indexes whole. Statements
+// are separated by ";", "&&", "||" and line breaks, and, for cmd.exe, by a
+// lone "&" (in PowerShell the call operator, which is dropped).
+func windowsStatements(script string, cmd bool) [][][]string {
+	var stmts [][][]string
+	var stages [][]string
+	var words []string
+	var b strings.Builder
+	inWord := false
+	endWord := func() {
+		if inWord {
+			words = append(words, b.String())
+			b.Reset()
+			inWord = false
+		}
+	}
+	endStage := func() {
+		endWord()
+		if len(words) > 0 && (words[0] == "&" || words[0] == ".") {
+			words = words[1:]
+		}
+		stages = append(stages, words)
+		words = nil
+	}
+	endStmt := func() {
+		endStage()
+		if len(stages) > 1 || len(stages[0]) > 0 {
+			stmts = append(stmts, stages)
+		}
+		stages = nil
+	}
+	depth := 0
+	var quote byte
+	for i := 0; i < len(script); i++ {
+		ch := script[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+				if depth > 0 {
+					b.WriteByte(ch)
+				}
+				continue
+			}
+			if ch == '`' && quote == '"' && i+1 < len(script) && !cmd {
+				i++
+				ch = script[i]
+			}
+			b.WriteByte(ch)
+			continue
+		case ch == '"' || ch == '\'':
+			quote = ch
+			inWord = true
+			if depth > 0 {
+				b.WriteByte(ch)
+			}
+			continue
+		case ch == '`' && !cmd && i+1 < len(script):
+			i++
+			b.WriteByte(script[i])
+			inWord = true
+			continue
+		case ch == '(' || ch == '{' || ch == '[':
+			depth++
+		case ch == ')' || ch == '}' || ch == ']':
+			if depth > 0 {
+				depth--
+			}
+		case depth > 0:
+		case ch == ' ' || ch == '\t' || ch == '\r':
+			endWord()
+			continue
+		case ch == ';' || ch == '\n':
+			endStmt()
+			continue
+		case ch == '|' || ch == '&':
+			if i+1 < len(script) && script[i+1] == ch {
+				i++
+				endStmt()
+				continue
+			}
+			if ch == '|' {
+				endStage()
+				continue
+			}
+			if cmd {
+				endStmt()
+				continue
+			}
+		}
+		b.WriteByte(ch)
+		inWord = true
+	}
+	endStmt()
+	return stmts
+}
