@@ -499,6 +499,9 @@ func blame(cmd *Command, d *Diagnosis) string {
 		return ""
 	}
 	prog := d.Program
+	if d.culprit != "" {
+		prog = d.culprit
+	}
 	if prog == "" {
 		head, _, ok := strings.Cut(d.Message, ": ")
 		if !ok || strings.ContainsAny(head, " /") {

@@ -36,10 +36,25 @@ type Command struct {
 	// ("tail", "grep"), whose exit status hides the command's own.
 	Filters []string
 	// Masked reports that the line's exit status does not reflect the
-	// command's: it is piped into a filter or followed by `|| true`;
-	// Ignored, that it is the latter: the line chose to go on whatever
-	// happened.
+	// command's: it is piped into a filter, followed by `|| true`, run in
+	// the background or followed by other commands (`make; echo done`);
+	// Ignored, that it is followed by `|| …`: the line chose to go on
+	// whatever happened.
 	Masked, Ignored bool
+	// Fallback is what the line prints when the command fails: the text
+	// of the echo in `make || echo "build failed"`.
+	Fallback string
+	// Limit is the duration a timeout wrapper gave the command ("30",
+	// "5m"), or "".
+	Limit string
+	// hiddenBy says what hides the command's exit status, when Masked.
+	hiddenBy string
+	// asked reports that the command is the condition of an if or a loop.
+	asked bool
+	// hidden are the other commands of the line whose failure its status
+	// hides and that the line does not expect to fail: not followed by
+	// `|| …`, not a condition.
+	hidden [][]string
 	// Ends names the commands whose failure can be the line's exit
 	// status, in order: the last one, and those at which a failing `&&`
 	// chain stops; each by the target of its last pipeline stage, wrappers
@@ -122,6 +137,9 @@ func (c *Command) parse(line string, depth int) {
 	for j, s := range simple {
 		if j != i && len(s.argv) > 0 {
 			c.Others = append(c.Others, s.argv)
+			if !s.ignored && !s.cond {
+				c.hidden = append(c.hidden, s.argv)
+			}
 		}
 		c.Writes = append(c.Writes, s.writes...)
 	}
@@ -135,8 +153,21 @@ func (c *Command) parse(line string, depth int) {
 			c.Filters = append(c.Filters, t)
 		}
 	}
-	c.Masked = c.Masked || s.masked || s.ignored
+	c.Masked = c.Masked || s.masked || s.ignored || !s.end
 	c.Ignored = c.Ignored || s.ignored
+	switch {
+	case c.hiddenBy != "":
+	case len(s.filters) > 0:
+		c.hiddenBy = "| " + c.Filters[len(c.Filters)-len(s.filters)]
+	case s.ignored:
+		c.hiddenBy = "|| …"
+	case s.background:
+		c.hiddenBy = "&"
+	case !s.end:
+		c.hiddenBy = "the commands after it"
+	}
+	c.Fallback = s.fallback
+	c.asked = s.cond
 	c.Argv = s.argv
 	var ends []string
 	for _, s := range simple {
@@ -182,7 +213,7 @@ func (c *Command) peel(depth int) {
 		case "timeout":
 			rest := skipOptions(args, "sk", "")
 			if len(rest) > 0 {
-				rest = rest[1:] // the duration
+				c.Limit, rest = rest[0], rest[1:]
 			}
 			c.Argv = rest
 		case "nohup", "time", "command", "exec", "builtin", "unbuffer", "caffeinate":
@@ -242,13 +273,16 @@ func (c *Command) reparse(line string, depth int) {
 
 // A simple is one simple command of a command line.
 type simple struct {
-	argv    []string
-	env     []string
-	filters [][]string // the later stages of its pipeline
-	masked  bool       // piped into a filter
-	ignored bool       // followed by `|| …`
-	end     bool       // its failure can be the line's exit status
-	writes  []string
+	argv       []string
+	env        []string
+	filters    [][]string // the later stages of its pipeline
+	masked     bool       // piped into a filter
+	ignored    bool       // followed by `|| …`
+	end        bool       // its failure can be the line's exit status
+	fallback   string     // the text `|| echo …` prints when it fails
+	background bool       // run with &
+	cond       bool       // the condition of an if or while
+	writes     []string
 }
 
 // shParsers hold shell parsers for reuse: a parser is large, and most calls
@@ -263,7 +297,7 @@ func simpleCommands(line string) []simple {
 	f, err := p.Parse(strings.NewReader(line), "")
 	shParsers.Put(p)
 	if err != nil {
-		return []simple{{argv: unparsedArgv(line)}}
+		return []simple{{argv: unparsedArgv(line), end: true}}
 	}
 	var out []simple
 	for i, st := range f.Stmts {
@@ -272,20 +306,49 @@ func simpleCommands(line string) []simple {
 	return out
 }
 
-// unparsedArgv returns the words of a line the shell cannot parse that
-// still name its program: those before the first quote, substitution or
-// operator, whose meaning cannot be known.
+// unparsedArgv returns the words of the first command of a line the shell
+// cannot parse, read leniently: quotes group words, a quote left open runs
+// to the end of the line, and backquotes are letters, as they are to
+// PowerShell (`$env:X`, which bash takes for a command substitution).
+// The words stop at the first operator outside quotes.
 func unparsedArgv(line string) []string {
-	fields := strings.Fields(line)
-	for i, w := range fields {
-		if strings.ContainsAny(w, "'\"`$(){};|&<>\\") {
-			if i == 0 {
-				return []string{strings.Trim(w, "'\"`")}
+	var words []string
+	var b strings.Builder
+	inWord := false
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		ch := line[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			} else {
+				b.WriteByte(ch)
 			}
-			return fields[:i]
+			continue
+		case ch == '\'' || ch == '"':
+			quote, inWord = ch, true
+			continue
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+			continue
+		case strings.IndexByte(";|&<>(){}", ch) >= 0:
+			if inWord {
+				words = append(words, b.String())
+			}
+			return words
 		}
+		b.WriteByte(ch)
+		inWord = true
 	}
-	return fields
+	if inWord {
+		words = append(words, b.String())
+	}
+	return words
 }
 
 // collect appends the simple commands of st to out. masked reports that
@@ -297,6 +360,12 @@ func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 	}
 	if st.Background {
 		end = false
+		n := len(out)
+		defer func() {
+			for i := n; i < len(out); i++ {
+				out[i].background = true
+			}
+		}()
 	}
 	all := func(stmts []*syntax.Stmt, end bool) {
 		for i, s := range stmts {
@@ -318,8 +387,10 @@ func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 			// `cmd || true` and `cmd || echo failed` hide cmd's status.
 			n := len(out)
 			out = collect(out, x.X, masked, false)
+			fallback := echoed(x.Y)
 			for i := n; i < len(out); i++ {
 				out[i].ignored = true
+				out[i].fallback = fallback
 			}
 			out = collect(out, x.Y, masked, end)
 		default:
@@ -333,13 +404,17 @@ func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 	case *syntax.TimeClause:
 		out = collect(out, x.Stmt, masked, end)
 	case *syntax.IfClause:
+		n := len(out)
 		all(x.Cond, false)
+		asked(out[n:])
 		all(x.Then, end)
 	case *syntax.WhileClause:
+		n := len(out)
 		all(x.Cond, false)
+		asked(out[n:])
 		all(x.Do, false)
 	case *syntax.ForClause:
-		all(x.Do, false)
+		all(x.Do, end) // the last round's status is the loop's
 	case *syntax.DeclClause:
 		argv := []string{x.Variant.Value}
 		for _, a := range x.Args {
@@ -348,6 +423,35 @@ func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 		out = append(out, simple{argv: argv})
 	}
 	return out
+}
+
+// asked marks the commands of a condition: their failure is an answer
+// the line acts on, not hidden from it.
+func asked(conds []simple) {
+	for i := range conds {
+		conds[i].end, conds[i].cond = true, true
+	}
+}
+
+// echoed returns the text st prints when it is an echo or printf of
+// literal words, or "".
+func echoed(st *syntax.Stmt) string {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 {
+		return ""
+	}
+	switch wordString(call.Args[0]) {
+	case "echo", "printf":
+	default:
+		return ""
+	}
+	var words []string
+	for _, w := range call.Args[1:] {
+		if s := wordString(w); !strings.HasPrefix(s, "-") && !strings.Contains(s, "$") {
+			words = append(words, s)
+		}
+	}
+	return strings.TrimSpace(strings.Join(words, " "))
 }
 
 // pipeline returns the command of interest of a pipeline, with the programs

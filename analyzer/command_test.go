@@ -64,7 +64,7 @@ func TestParseCommand(t *testing.T) {
 		{line: `FOO=1 BAR=2 ./run.sh`, target: "run.sh"},
 		{line: `timeout 300 python bench.py`, target: "bench.py"},
 		{line: `timeout -s KILL 10s ./server`, target: "server"},
-		{line: `nohup python server.py > server.log 2>&1 &`, target: "server.py"},
+		{line: `nohup python server.py > server.log 2>&1 &`, target: "server.py", masked: true},
 		{line: `nice -n 10 make`, target: "make"},
 		{line: `time go build ./...`, target: "go build", args: "./..."},
 		{line: `stdbuf -oL python x.py`, target: "x.py"},
@@ -92,8 +92,8 @@ func TestParseCommand(t *testing.T) {
 		{line: `cat > notes.txt << 'EOF'` + "\nhello\nEOF", target: "cat"},
 		{line: `cat notes.txt`, target: "cat", args: "notes.txt"},
 		// Lines the shell cannot parse keep the words before the trouble.
-		{line: "powershell.exe -Command \"cd 'C:\\src'; `$env:X='1'; git commit\"", target: "powershell", args: "-Command"},
-		{line: `python x.py --name "unterminated`, target: "x.py", args: "--name"},
+		{line: "powershell.exe -Command \"cd 'C:\\src'; `$env:X='1'; git commit\"", target: "git commit"},
+		{line: `python x.py --name "unterminated`, target: "x.py", args: "--name unterminated"},
 		{line: `for f in *.py; do python $f; done`, target: "python", args: "$f"},
 		{line: `echo hello`, target: "echo", args: "hello"},
 		// Words the shell parser rejects are split on spaces.

@@ -57,6 +57,10 @@ type Diagnosis struct {
 	Exception *ExceptionInfo // details of an exception, when there was one
 	Program   string         // the program not found, for command-not-found
 	Module    string         // the module or package not found: ModuleNotFoundError, ERR_MODULE_NOT_FOUND
+
+	// culprit is the program of the line that reported the error, when
+	// it is not the line's command of interest.
+	culprit string
 }
 
 // ExceptionInfo describes the exception a failed call raised.
@@ -229,32 +233,22 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	// With the exit status hidden by a filter, the output is the only
 	// evidence, and every rule may read it; with a clean exit, or a failure
 	// the line chose to ignore (`|| true`), only unmistakable signatures
-	// count.
+	// count. The output of a viewer is data: only the shell not finding
+	// the viewer itself says it failed.
 	data := viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd)
-	for _, r := range rules {
-		if recorded == "" && (data || !r.strong && (!cmd.Masked || cmd.Ignored)) {
-			continue
-		}
-		d := r.match(out, cmd, recorded == "")
+	if recorded == "" {
+		any := cmd.Masked && !cmd.Ignored
+		d := matchRules(out, cmd, true, func(r *rule) bool {
+			return data && r.name == "command-not-found" || !data && (r.strong || any)
+		})
 		if d == nil {
-			continue
-		}
-		name := r.name
-		if d.Parser != "" {
-			name = d.Parser // the go command's flag errors are Go's flag package's
-		}
-		d.Evidence = name + " signature"
-		if recorded != "" {
-			d.Evidence = recorded + "; " + d.Evidence
-		} else if cmd.Masked {
-			d.Evidence += ", exit status hidden by " + maskedBy(cmd)
-		} else {
-			d.Evidence += " despite exit status 0"
+			d = hiddenFailure(out, cmd)
 		}
 		return d
 	}
-	if recorded == "" {
-		return nil
+	if d := matchRules(out, cmd, false, func(*rule) bool { return true }); d != nil {
+		d.Evidence = recorded + "; " + d.Evidence
+		return d
 	}
 	d := &Diagnosis{Category: NonzeroExit, Message: failureLine(out), Evidence: recorded}
 	if d.Message == "" {
@@ -274,6 +268,35 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 		}
 	}
 	return d
+}
+
+// matchRules returns the diagnosis of the first rule that use allows and
+// that matches out, with the rule as its evidence, or nil.
+func matchRules(out string, cmd *Command, claimsSuccess bool, use func(*rule) bool) *Diagnosis {
+	for i := range rules {
+		r := &rules[i]
+		if !use(r) {
+			continue
+		}
+		d := r.match(out, cmd, claimsSuccess)
+		if d == nil {
+			continue
+		}
+		name := r.name
+		if d.Parser != "" {
+			name = d.Parser // the go command's flag errors are Go's flag package's
+		}
+		d.Evidence = name + " signature"
+		if claimsSuccess {
+			if cmd.Masked {
+				d.Evidence += ", exit status hidden by " + maskedBy(cmd)
+			} else {
+				d.Evidence += " despite exit status 0"
+			}
+		}
+		return d
+	}
+	return nil
 }
 
 // recordEvidence says how the call's own record marks it failed, or "".
@@ -310,18 +333,21 @@ func benignExit(c *parser.Call, cmd *Command, out string) bool {
 	if expectsFailure(cmd) && !psAtLineRE.MatchString(out) {
 		return true // the line discarded the errors it expected, and none other came
 	}
-	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty) })
+	// A search that leads the line answers whatever it printed (grep -c
+	// prints 0); one that filters another command's output answers when
+	// nothing came through: errors of the command before it are not its.
+	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target) })
 }
 
 // answers reports whether target t exiting 1 gives an answer: no line or
 // process matched, no program installed, the files differ, the test is
-// false. empty says the call printed nothing.
-func answers(t string, empty bool) bool {
+// false. quiet says the call printed nothing that t's answer excludes.
+func answers(t string, quiet bool) bool {
 	switch {
-	case searches[t] || probes[t]:
+	case searches[t] || t == "cmp":
+		return quiet
+	case probes[t]:
 		return true
-	case t == "cmp":
-		return empty
 	}
 	switch t {
 	case "diff", "test", "[", "[[", "git diff":
@@ -350,8 +376,8 @@ var (
 )
 
 func maskedBy(cmd *Command) string {
-	if len(cmd.Filters) > 0 {
-		return "| " + cmd.Filters[len(cmd.Filters)-1]
+	if cmd.hiddenBy != "" {
+		return cmd.hiddenBy
 	}
 	return "|| …"
 }

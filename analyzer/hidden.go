@@ -1,0 +1,203 @@
+package analyzer
+
+import (
+	"path"
+	"strings"
+)
+
+// A line whose exit status says it succeeded may still hold a failure that
+// the status hides: `make || echo "build failed"` printing its fallback,
+// the cp of `killall app; cp app ~/bin` that could not write, the git of
+// `git diff main..x | head` that did not know the revision. hiddenFailure
+// finds them in out, the output of cmd, once no rule has; nil if none.
+func hiddenFailure(out string, cmd *Command) *Diagnosis {
+	if viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd) {
+		return viewerFailed(out, cmd)
+	}
+	if d := fallbackRan(out, cmd); d != nil {
+		return d
+	}
+	if d := otherCommandFailed(out, cmd); d != nil {
+		return d
+	}
+	if cmd.Masked && !cmd.Ignored {
+		if m := lastErrorLine(out); m != "" {
+			return &Diagnosis{Category: NonzeroExit, Message: m,
+				Evidence: "an error line, exit status hidden by " + maskedBy(cmd)}
+		}
+	}
+	return nil
+}
+
+// viewerFailed finds, in the output of a viewer whose status the line
+// hides, the viewer's own error rather than the data it shows: a line in
+// its own name ("cat: x: No such file or directory"), or git's "fatal:"
+// before anything else.
+func viewerFailed(out string, cmd *Command) *Diagnosis {
+	if !cmd.Masked || cmd.Ignored {
+		return nil
+	}
+	msg := ""
+	prog := cmd.Program()
+	for _, m := range attributedRE.FindAllStringSubmatch(out, -1) {
+		if m[1] == prog && failureWordRE.MatchString(m[2]) {
+			msg = m[0]
+			break
+		}
+	}
+	if first := firstLine(out); msg == "" && prog == "git" && strings.HasPrefix(first, "fatal: ") {
+		msg = first
+	}
+	if msg == "" {
+		return nil
+	}
+	d := matchRules(msg, cmd, false, func(r *rule) bool { return !r.strong })
+	if d == nil {
+		d = &Diagnosis{Category: NonzeroExit, Message: cut(strings.TrimSpace(msg), 200)}
+	}
+	d.Evidence = prog + " reported an error, exit status hidden by " + maskedBy(cmd)
+	return d
+}
+
+// fallbackRan diagnoses a line whose `|| echo …` printed a text that says
+// the command before it failed ("build failed"; not "not ready", the
+// answer of a probe). A command run under timeout that printed no error of
+// its own ran out of time.
+func fallbackRan(out string, cmd *Command) *Diagnosis {
+	if cmd.Fallback == "" || !failureWordRE.MatchString(cmd.Fallback) {
+		return nil
+	}
+	i := strings.LastIndex(out, cmd.Fallback)
+	if i < 0 {
+		return nil
+	}
+	before := out[:i]
+	const why = "the fallback after || ran"
+	if d := matchRules(before, cmd, false, func(*rule) bool { return true }); d != nil {
+		d.Evidence += "; " + why
+		return d
+	}
+	if cmd.Limit != "" {
+		return &Diagnosis{Category: Timeout, Message: "killed by timeout " + cmd.Limit + " (the fallback after || ran)", Evidence: why + " under timeout " + cmd.Limit}
+	}
+	msg := failureLine(before)
+	if msg == "" {
+		msg = "failed: the fallback after || printed " + cut(cmd.Fallback, 80)
+	}
+	return &Diagnosis{Category: NonzeroExit, Message: msg, Evidence: why}
+}
+
+// attributedRE finds lines in which a program names itself in an error:
+// "cp: cannot create regular file …", "bash: line 1: cd: x: No such file
+// or directory", zsh's "(eval):cd:1: no such file or directory: x".
+var attributedRE = mustPre(`(?m)^(?:\S*sh: (?:line \d+: )?|\(eval\):)?([\w.+-]+)(?::\d+)?: (.+)$`)
+
+// otherCommandFailed finds an error that another command of the line
+// printed under its own name, which the line's status hides: the command
+// of interest when its own status is hidden too, or any other command of
+// the line.
+func otherCommandFailed(out string, cmd *Command) *Diagnosis {
+	progs := lineProgramsArgv(cmd)
+	if len(progs) == 0 {
+		return nil
+	}
+	for _, m := range attributedRE.FindAllStringSubmatchIndex(out, -1) {
+		prog := out[m[2]:m[3]]
+		argv, ok := progs[prog]
+		if !ok {
+			continue
+		}
+		sub := &Command{Line: cmd.Line, Argv: argv}
+		sub.Target, sub.Args = identify(argv)
+		rest := out[m[0]:]
+		d := matchRules(rest, sub, false, func(*rule) bool { return true })
+		if d == nil {
+			if !failureWordRE.MatchString(out[m[4]:m[5]]) {
+				continue
+			}
+			d = &Diagnosis{Category: NonzeroExit, Message: cut(strings.TrimSpace(out[m[0]:m[1]]), 200)}
+		}
+		d.Evidence = prog + " reported an error the line's exit status hides"
+		d.culprit = prog
+		return d
+	}
+	return nil
+}
+
+// lineProgramsArgv maps the programs of the line whose failure its status
+// may hide to their command words: the command of interest when its status
+// is hidden, and the line's other commands, but those it expects may fail.
+// A program that runs a cleanup step too is left out: its error may be
+// that step's.
+func lineProgramsArgv(cmd *Command) map[string][]string {
+	progs := make(map[string][]string)
+	skip := make(map[string]bool)
+	add := func(argv []string) {
+		p := path.Base(argv[0])
+		if cleanup(argv) || setupPrograms[p] && p != "cd" && p != "mkdir" && p != "sleep" && p != "source" {
+			skip[p] = true
+		} else {
+			progs[p] = argv
+		}
+	}
+	for _, argv := range cmd.hidden {
+		if len(argv) > 0 {
+			add(argv)
+		}
+	}
+	// The command of interest's own status is the line's unless hidden;
+	// but a line of several commands that says it succeeded while its
+	// command reported an error has said too little.
+	several := len(cmd.Others) > 0 || len(cmd.Filters) > 0
+	if len(cmd.Argv) > 0 {
+		if (cmd.Masked || several) && !cmd.Ignored && !cmd.asked {
+			add(cmd.Argv)
+		} else if cleanup(cmd.Argv) {
+			skip[path.Base(cmd.Argv[0])] = true
+		}
+	}
+	for p := range skip {
+		delete(progs, p)
+	}
+	return progs
+}
+
+// cleanup reports whether a command removes or stops something, which a
+// line may do on the chance that it is there: `uci delete x; uci add …`,
+// `rm -f out.log; make`.
+func cleanup(argv []string) bool {
+	switch path.Base(argv[0]) {
+	case "rm", "rmdir", "unlink", "kill", "killall", "pkill":
+		return true
+	}
+	if len(argv) > 1 {
+		switch argv[1] {
+		case "delete", "del", "remove", "rm", "rmi", "kill", "stop", "unset", "uninstall", "unload", "disable":
+			return true
+		}
+	}
+	return false
+}
+
+// errorLineRE finds the lines with which programs report that they gave
+// up: git's "fatal:", "error:" in any case at the start of a line,
+// apt's "E:", systemctl's "Failed to restart x.service: …".
+var errorLineRE = mustPre(`(?m)^(?:(?:fatal|error|Error|ERROR|FATAL|E)(?:\[\w+\])?: |Failed to (?:start|stop|restart|reload|enable|disable|connect|open|load|create|find|get|run|execute|bind|resolve) ).*$`)
+
+// lastErrorLine returns the error line among the last lines of out, where
+// a program that gave up reports it, cut to 200 runes; or "".
+func lastErrorLine(out string) string {
+	lines := strings.Split(strings.TrimRight(out, " \t\r\n"), "\n")
+	n := 0
+	for i := len(lines) - 1; i >= 0 && n < 3; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		n++
+		if errorLineRE.MatchString(l) {
+			return cut(l, 200)
+		}
+	}
+	return ""
+}
