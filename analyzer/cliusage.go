@@ -78,7 +78,8 @@ func explainArgparse(d *Diagnosis, msg string) {
 }
 
 var (
-	clickUsageRE = mustPre(`(?m)^Usage: \S+`)
+	// A script that ran the program may print its streams under a label.
+	clickUsageRE = mustPre(`(?m)^(?:(?i:stderr|stdout|output): *)?Usage: \S+`)
 	clickErrorRE = mustPre(`(?m)^Error: (.+)$`)
 	clickMeantRE = mustPre(`(?:Did you mean|Possible options:) ([^)?]+)`)
 	clickIsNotRE = mustPre(`is not one of (.*)\.$`)
@@ -352,4 +353,47 @@ func flagWords(words []string) []string {
 		}
 	}
 	return flags
+}
+
+// cmdBannerRE matches all that cmd.exe prints when it starts as an
+// interactive shell and reads no command: its banner and a prompt.
+var cmdBannerRE = mustPre(`^\s*Microsoft Windows \[Version [\d.]+\]\r?\n\(c\) Microsoft Corporation\. All rights reserved\.\s*[A-Za-z]:\\[^\r\n>]*>\s*$`)
+
+// matchCmdBanner recognizes cmd.exe run with /c from Git Bash, which turns
+// "/c" into a path: cmd.exe starts, prints its banner and prompt, and the
+// command never runs.
+func matchCmdBanner(out string, cmd *Command, _ bool) *Diagnosis {
+	if cmd == nil || !cmdBannerRE.MatchString(out) {
+		return nil
+	}
+	return &Diagnosis{Category: CLIUsage, Parser: "cmd.exe", BadFlags: []string{"/c"},
+		Message: "cmd.exe printed its banner and prompt: the command after /c never ran (Git Bash turns /c into a path; write //c)"}
+}
+
+var (
+	// usageRejectRE finds a program's own word that it rejected its
+	// command line, where a usage text follows or precedes.
+	usageRejectRE = mustPre(`(?mi)^(?:error: )?(?:unrecognized|invalid|incomplete|unknown|illegal|bad)(?: or incomplete)? (?:command line|command-line|option|argument|switch|parameter|syntax)s?\b.*$`)
+	// windowsInvalidRE finds the error with which Windows console tools
+	// (where, findstr, tasklist, schtasks, netsh) reject an argument.
+	windowsInvalidRE = mustPre(`(?m)^ERROR: Invalid (?:argument|option|syntax|pattern|parameter|switch|value)\b.*$`)
+	// busyboxUsageRE matches BusyBox printing an applet's usage instead
+	// of running it.
+	busyboxUsageRE = mustPre(`(?m)^BusyBox v[\d.]+ .*multi-call binary\.\s*\n\s*\nUsage: (\S+)`)
+	anyUsageRE     = mustPre(`(?mi)^\s*usage:`)
+)
+
+// matchUsageText recognizes a program that rejected its command line in
+// its own words and printed its usage, or printed only its usage.
+func matchUsageText(out string, _ *Command, _ bool) *Diagnosis {
+	if m := windowsInvalidRE.FindString(out); m != "" {
+		return &Diagnosis{Category: CLIUsage, Parser: "windows", Message: cut(strings.TrimSpace(m), 200)}
+	}
+	if m := usageRejectRE.FindString(out); m != "" && anyUsageRE.MatchString(out) {
+		return &Diagnosis{Category: CLIUsage, Parser: "usage", Message: cut(strings.TrimSpace(m), 200)}
+	}
+	if m := busyboxUsageRE.FindStringSubmatch(out); m != nil {
+		return &Diagnosis{Category: CLIUsage, Parser: "busybox", Message: m[1] + " printed its usage: BusyBox's " + m[1] + " does not take these arguments"}
+	}
+	return nil
 }

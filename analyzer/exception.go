@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"path"
 	"strconv"
 	"strings"
 )
@@ -57,13 +58,20 @@ func exceptionCategory(typ, msg string) Category {
 }
 
 // matchTraceback recognizes a Python traceback and returns its exception,
-// with the innermost frame in the project. When the call claims success,
-// the exception must end the output: a traceback a program logged and
-// survived is not its failure.
-func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
+// with the innermost frame in the project; or the syntax error Python
+// reports before running anything, or an interpreter that did not find
+// the module it was to run. When the call claims success, the exception
+// must end the output, unless the command runs Python itself: a traceback
+// another program logged and survived is not its failure, but a script
+// that printed its own traceback, or that of a program it ran, then went
+// on to exit 0 did not do its job.
+func matchTraceback(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 	locs := tracebackRE.FindAllStringIndex(out, -1)
 	if locs == nil {
-		return nil
+		if d := matchSyntaxError(out); d != nil {
+			return d
+		}
+		return matchNoModule(out)
 	}
 	lines := strings.Split(out[locs[len(locs)-1][1]:], "\n")
 	var frames []ExceptionInfo
@@ -87,7 +95,7 @@ func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	if m == nil {
 		return nil
 	}
-	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 {
+	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 && !(runsPython(cmd) && notSurvived(cmd, frames, lines[i+1:])) {
 		return nil
 	}
 	exc := &ExceptionInfo{Type: m[1], Message: cut(strings.TrimSpace(m[2]), 200)}
@@ -111,6 +119,75 @@ func matchTraceback(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 }
 
 var noModuleRE = mustPre(`No module named '([^']+)'`)
+
+// notSurvived reports whether a Python command that printed a traceback
+// and went on did not recover from it: it said so at its end (its last
+// line reports a failure), or the traceback is not the script's own
+// but that of a program it ran (none of its frames is in the script).
+func notSurvived(cmd *Command, frames []ExceptionInfo, after []string) bool {
+	for i := len(after) - 1; i >= 0; i-- {
+		if strings.TrimSpace(after[i]) != "" {
+			if failureWordRE.MatchString(after[i]) {
+				return true
+			}
+			break
+		}
+	}
+	own := cmd.Target
+	if own == "python -c" {
+		own = "<string>"
+	}
+	for _, f := range frames {
+		if path.Base(f.File) == own {
+			return false
+		}
+	}
+	return len(frames) > 0
+}
+
+// runsPython reports whether the command runs the Python interpreter: a
+// script, a module or -c.
+func runsPython(cmd *Command) bool {
+	if cmd == nil || len(cmd.Argv) == 0 {
+		return false
+	}
+	prog := programName(cmd.Argv[0])
+	return pythonRE.MatchString(prog) || prog == "py" || strings.HasSuffix(cmd.Target, ".py")
+}
+
+// syntaxErrorRE finds the error Python reports for a file it could not
+// compile, with no traceback: the file and line, the code, a caret, and
+// the error.
+var syntaxErrorRE = mustPre(`(?m)^\s*File "([^"]+)", line (\d+)\r?\n(?:[^\n]*\n){0,4}?((?:SyntaxError|IndentationError|TabError): .*)$`)
+
+// matchSyntaxError recognizes a file Python could not compile.
+func matchSyntaxError(out string) *Diagnosis {
+	m := syntaxErrorRE.FindStringSubmatch(out)
+	if m == nil {
+		return nil
+	}
+	typ, msg, _ := strings.Cut(m[3], ": ")
+	n, _ := strconv.Atoi(m[2])
+	exc := &ExceptionInfo{Type: typ, Message: cut(strings.TrimSpace(msg), 200), File: m[1], Line: n}
+	return &Diagnosis{Category: Exception, Message: cut(strings.TrimSpace(m[3]), 200), Exception: exc}
+}
+
+// noModuleToRunRE finds an interpreter that did not find the module -m
+// named, or the package of it: "python: No module named pytest",
+// "python: Error while finding module specification for 'x.cli'
+// (ModuleNotFoundError: No module named 'x')".
+var noModuleToRunRE = mustPre(`(?m)^(?:\S*/)?(?:python|pypy)[\d.]*(?:\.exe)?: (?:Error while finding module specification for '[^']+' \((?:ModuleNotFoundError: )?)?No module named '?([\w.]+)'?\)?\s*$`)
+
+// matchNoModule recognizes an interpreter that did not find the module it
+// was to run.
+func matchNoModule(out string) *Diagnosis {
+	m := noModuleToRunRE.FindStringSubmatch(out)
+	if m == nil {
+		return nil
+	}
+	exc := &ExceptionInfo{Type: "ModuleNotFoundError", Message: "No module named '" + m[1] + "'"}
+	return &Diagnosis{Category: Exception, Message: cut(strings.TrimSpace(m[0]), 200), Exception: exc, Module: m[1]}
+}
 
 // projectFrame returns the innermost frame outside installed packages and
 // the standard library, or the innermost frame when all are.

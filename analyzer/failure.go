@@ -105,6 +105,8 @@ var rules = slices.Concat(
 	familyRules(),
 	[]rule{
 		{name: "go-flag", doc: "Go's flag package: flags not defined, with the Usage of block", category: CLIUsage, strong: true, match: matchGoFlag},
+		{name: "cmd-banner", doc: "cmd.exe that printed only its banner and prompt: /c did not reach it (Git Bash turns /c into a path)", category: CLIUsage, strong: true, match: matchCmdBanner},
+		{name: "usage-text", doc: "a program that rejected its command line and printed its usage: \"unrecognized or incomplete command line\", BusyBox's usage, Windows tools' \"ERROR: Invalid argument\"", category: CLIUsage, match: matchUsageText},
 		{name: "command-not-found", doc: "a shell that could not find the program", category: CommandNotFound, strong: true, match: matchNotFound},
 		{name: "agent-shell", doc: "the agent's own shell failing before the command ran (Claude Code on Windows: `Command failed: cygpath`)", category: AgentToolError, match: matchRE(AgentToolError,
 			`(?m)^Command failed: cygpath .*$`)},
@@ -122,7 +124,8 @@ var rules = slices.Concat(
 		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
 		{name: "jvm", doc: "uncaught Java and Kotlin exceptions, with their root cause", category: Exception, strong: true, match: matchJVM},
 		{name: "panic", doc: "Go and Rust panics", category: Exception, strong: true, match: matchPanic},
-		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, parse errors", category: Exception, match: matchPowerShell},
+		{name: "powershell-syntax", doc: "PowerShell scripts that did not run as written: parse errors, and variables bash expanded in a double-quoted script ($_ as extglob)", category: ShellSyntax, strong: true, match: matchPowerShellSyntax},
+		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, DNS refusals", category: Exception, match: matchPowerShell},
 		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
 			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
 			"(?m)^.*: undefined reference to `.*$")},
@@ -132,6 +135,9 @@ var rules = slices.Concat(
 			`(?mi)^.*(?:No space left on device|Disk quota exceeded|ENOSPC).*$`)},
 		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
 			`(?mi)^.*(?:timed out|timeout (?:period )?expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
+		{name: "dns", doc: "DNS servers that refused or did not answer, as nslookup and dig report them", category: Connection, strong: true, match: matchRE(Connection,
+			`(?m)^\*{2,3} .*can't find \S+: (?:Query refused|REFUSED|Server failed|SERVFAIL|No response from server|Timed out)\s*$`,
+			`(?m)^;; (?:connection timed out; no servers could be reached|communications error to .*)$`)},
 		{name: "connection", doc: "connections refused or reset, names not resolved, networks unreachable", category: Connection, match: matchRE(Connection,
 			`(?m)^The connection to the server .* was refused.*$`,
 			`(?mi)^.*(?:Cannot connect to the Docker daemon|connection refused|ECONNREFUSED|connection reset|ECONNRESET|could not resolve host|name or service not known|temporary failure in name resolution|getaddrinfo ENOTFOUND|Failed to connect to|no route to host|network is unreachable).*$`)},
@@ -220,10 +226,7 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if c.Kind != parser.Shell || cmd == nil || strings.TrimSpace(c.Command) == "" {
 		// A shell call without a command is the agent's error: its
 		// arguments did not parse.
-		if !c.IsError {
-			return nil
-		}
-		return &Diagnosis{Category: AgentToolError, Message: toolErrorMessage(out), Evidence: "error flag"}
+		return toolFailure(c, out)
 	}
 
 	recorded := recordEvidence(c)
@@ -239,7 +242,7 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded == "" {
 		any := cmd.Masked && !cmd.Ignored
 		d := matchRules(out, cmd, true, func(r *rule) bool {
-			return data && r.name == "command-not-found" || !data && (r.strong || any)
+			return data && (r.name == "command-not-found" || r.name == "powershell-syntax") || !data && (r.strong || any)
 		})
 		if d == nil {
 			d = hiddenFailure(out, cmd)
@@ -432,6 +435,44 @@ func matchNotFound(out string, cmd *Command, _ bool) *Diagnosis {
 		}
 	}
 	return nil
+}
+
+// toolErrors are the answers of agent tools that report a failure without
+// their error flag: Claude Code's WebFetch when the page and the prompt
+// do not fit the model that reads them.
+var toolErrors = []string{"Prompt is too long"}
+
+// toolCategoryRE sends the errors of the agent's own tools that say what
+// went wrong to the category that says it: a file the tool could not
+// open, a page the server refused.
+var toolCategories = []struct {
+	re  *pre
+	cat Category
+}{
+	{mustPre(`(?i)^(?:EACCES|EPERM)\b|permission denied|operation not permitted|access is denied|status code 40[13]\b`), Permission},
+	{mustPre(`(?i)^ENOENT\b|no such file or directory|^(?:Path|File|Directory) does not exist|status code 404\b`), MissingFile},
+	{mustPre(`(?i)ECONNREFUSED|ENOTFOUND|ECONNRESET|getaddrinfo|connection refused|unable to connect`), Connection},
+}
+
+// toolFailure diagnoses a call of one of the agent's own tools (or a shell
+// call whose arguments did not parse): its error flag and message say
+// whether and why it failed.
+func toolFailure(c *parser.Call, out string) *Diagnosis {
+	msg := toolErrorMessage(out)
+	if !c.IsError {
+		if !slices.Contains(toolErrors, strings.TrimSpace(out)) {
+			return nil
+		}
+		return &Diagnosis{Category: AgentToolError, Message: msg, Evidence: "the tool's answer says it failed"}
+	}
+	d := &Diagnosis{Category: AgentToolError, Message: msg, Evidence: "error flag"}
+	for _, tc := range toolCategories {
+		if tc.re.MatchString(msg) {
+			d.Category = tc.cat
+			break
+		}
+	}
+	return d
 }
 
 // toolErrorMessage returns the first line of an agent tool's error, with

@@ -16,11 +16,17 @@ import (
 // A parse error starts with its "At line:" and gives its message after the
 // marked code. The record's error category and exception name the failure.
 var (
-	psCategoryRE  = mustPre(`(?m)^\s*\+ CategoryInfo\s*: (\w+): .*?\], (\w+)`)
+	psCategoryRE  = mustPre(`(?m)^\s*\+ CategoryInfo\s*: (\w+): [^\]]*?\], (\w+)`) // the line may wrap
+	psErrorIDRE   = mustPre(`(?m)^\s*\+ FullyQualifiedErrorId\s*: ([\w.]+)`)
 	psAtLineRE    = mustPre(`(?m)^At (?:line:\d+ char:\d+|[^\r\n]*:\d+ char:\d+)\s*$`)
 	psParamRE     = mustPre(`parameter name '([^']+)'`)
 	psTermRE      = mustPre(`The term '([^']+)' is not recognized as the name of a cmdlet`)
 	psExceptionRE = mustPre(`^[A-Z]\w*Exception$`)
+)
+
+var (
+	psMissingRE = mustPre(`does not exist at path|Cannot find path '`)
+	psNetworkRE = mustPre(`^(?:RCODE_|DNS_|WebCmdletWebResponseException|System\.Net\.)`)
 )
 
 // psCategories sends PowerShell's error categories and exceptions to ours.
@@ -45,6 +51,18 @@ func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
 	} else if cat, ok := psCategories[category]; ok {
 		d.Category = cat
 	}
+	id := ""
+	if m := psErrorIDRE.FindStringSubmatch(out[cm[0]:]); m != nil {
+		id = m[1]
+	}
+	switch {
+	case strings.Contains(msg, "but the module could not be"):
+		d.Category = Exception // the cmdlet exists; its module failed
+	case psMissingRE.MatchString(msg):
+		d.Category = MissingFile
+	case psNetworkRE.MatchString(id) || strings.HasPrefix(msg, "Resolve-DnsName :"):
+		d.Category = Connection // a DNS server that refused or did not answer
+	}
 	switch d.Category {
 	case CLIUsage:
 		d.Parser = "powershell"
@@ -62,6 +80,39 @@ func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
 		}
 	}
 	return d
+}
+
+// A PowerShell script given to powershell.exe inside double quotes on a
+// bash line is expanded by bash first: $_ becomes the last word of bash's
+// previous command ("extglob" in Claude Code's shell), $true and other
+// variables become nothing. PowerShell then reports what is left, with
+// errors that point at the mangled code.
+var (
+	psDoubleQuotedRE = mustPre(`(?i)(?:powershell|pwsh)(?:\.exe)?\b[^"'|;&]*"[^"]*\$`)
+	psVanishedRE     = mustPre(`The term '(?:extglob\.[\w.]*|=|\.[\w.]+)' is not recognized|requires both the -Property and -Value parameters|You must provide a value expression|Missing expression after|Expressions are only allowed as the first element of a pipeline`)
+)
+
+// matchPowerShellSyntax recognizes a PowerShell script that did not run as
+// written: a parse error, or the errors of variables bash expanded before
+// PowerShell saw them. Such errors are the line's quoting, whatever its
+// exit status.
+func matchPowerShellSyntax(out string, cmd *Command, _ bool) *Diagnosis {
+	at := psAtLineRE.FindStringIndex(out)
+	if at == nil {
+		return nil
+	}
+	cm := psCategoryRE.FindStringSubmatchIndex(out)
+	if cm == nil {
+		return nil
+	}
+	if strings.Contains(out, "The term 'extglob.") ||
+		cmd != nil && psDoubleQuotedRE.MatchString(cmd.Line) && psVanishedRE.MatchString(out) {
+		return &Diagnosis{Category: ShellSyntax, Message: cut(psMessage(out[:at[0]], out[at[1]:cm[0]])+" (bash expanded the $ of a PowerShell script in double quotes)", 200)}
+	}
+	if out[cm[2]:cm[3]] == "ParserError" && at[0] < cm[0] {
+		return &Diagnosis{Category: ShellSyntax, Message: cut(psMessage(out[:at[0]], out[at[1]:cm[0]]), 200)}
+	}
+	return nil
 }
 
 // psMessage returns the message of an error record: the "Cmdlet : message"
