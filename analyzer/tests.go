@@ -75,8 +75,8 @@ var testRunners = []testRunner{
 			mustPre(`(?m)^(?:Failed tests|Tests in error): ?\n\s+(\S.*)$`),
 		},
 	},
-	{ // XCTest (swift test): "Executed 5 tests, with 1 failure (0 unexpected) …"
-		summary: mustPre(`(?m)^\s*(Executed \d+ tests?, with [1-9]\d* failures? .*)$`),
+	{ // XCTest (swift test): "Executed 5 tests, with 1 failure (0 unexpected) …", "Test Suite 'All tests' failed at …"
+		summary: mustPre(`(?m)^\s*(Executed \d+ tests?, with [1-9]\d* failures? .*|Test Suite '[^'\n]+' failed at .*)$`),
 		first:   []*pre{mustPre(`(?m)^(Test Case '.+' failed) \(`)},
 	},
 	{ // Swift Testing (swift test): "✘ Test run with 2 tests failed after …"
