@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -101,11 +102,21 @@ type section struct {
 func genericBench(t *benchText) []*Bench {
 	var found []*Bench
 	sec := section{}
+	inConfig := false // under a "Configuration:" header
 	for n := 0; n < len(t.lines); n++ {
 		if t.claimed[n] {
 			continue
 		}
 		line := t.lines[n]
+		if inConfig {
+			if inConfig = isIndented(line); inConfig {
+				continue // a setting
+			}
+		}
+		if configHeader(line) {
+			inConfig = true
+			continue
+		}
 		if !mayHold(line) {
 			continue // what reading it would do
 		}
@@ -126,7 +137,7 @@ func genericBench(t *benchText) []*Bench {
 				}
 			}
 		}
-		if noise.MatchString(line) {
+		if noise.MatchString(line) || len(nums) > 0 && configLine(line) {
 			continue
 		}
 		if isSection {
@@ -419,6 +430,10 @@ func numbersBench(line string, n int, nums []numberUnit) []*Bench {
 				label = head + " " + label
 			}
 		}
+		if label == "" && opensCell(line, nu.start) {
+			label = line[nu.numEnd:nu.end] // "step 40 | 950.2 img/s": the unit says what
+		}
+		label = strings.TrimSpace(label)
 		if label == "" || !hasLetter(label) {
 			continue
 		}
@@ -656,3 +671,97 @@ func hasLetter(s string) bool {
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// opensCell reports whether the number at start of line opens a cell of a
+// line parted by "|" after a cell that holds a number of its own: "step 40
+// | 950.2 img/s". A table row, which starts with the bar, does not count,
+// nor a cell after words alone ("train | 950.2 img/s"), whose words would
+// be a label the line does not give.
+func opensCell(line string, start int) bool {
+	before := strings.TrimRight(line[:start], " \t")
+	return strings.HasSuffix(before, "|") && !strings.HasPrefix(strings.TrimSpace(line), "|") &&
+		strings.ContainsAny(before, "0123456789")
+}
+
+// A program that echoes its configuration before it runs prints settings,
+// not results: "threads: 4  duration: 30s", "concurrency=16 warmup=10s",
+// or the indented lines under a "Configuration:" header.
+
+// configHeaderRE matches a header over settings: "Benchmark configuration:",
+// "Settings:", "Arguments:".
+var configHeaderRE = regexp.MustCompile(`(?i)^\s*(?:[\w -]*\s)?(?:config|configuration|settings|parameters|params|hyperparameters|arguments|args|options)\s*:\s*$`)
+
+// configHeader reports whether a line heads a block of settings.
+func configHeader(line string) bool {
+	l := strings.TrimRight(line, " \t")
+	return strings.HasSuffix(l, ":") && configHeaderRE.MatchString(l)
+}
+
+// isIndented reports whether a line is indented and not blank: a line of
+// the block above it.
+func isIndented(line string) bool {
+	return (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) && strings.TrimSpace(line) != ""
+}
+
+// settingWords name the settings a measurement runs with, whose values
+// carry units: a key holding one, or starting with a limit's word, is a
+// setting.
+var settingWords = map[string]bool{
+	"duration": true, "warmup": true, "timeout": true, "interval": true, "delay": true,
+	"period": true, "ramp": true, "rampup": true, "cooldown": true, "sleep": true, "wait": true,
+	"deadline": true, "ttl": true, "budget": true, "limit": true,
+}
+
+// limitWords start the keys of limits and targets: max_latency, target_rate.
+var limitWords = map[string]bool{"max": true, "min": true, "target": true, "limit": true}
+
+// isSettingKey reports whether a key names a setting.
+func isSettingKey(key string) bool {
+	words := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	if len(words) == 0 {
+		return false
+	}
+	if limitWords[words[0]] {
+		return true
+	}
+	return slices.ContainsFunc(words, func(w string) bool { return settingWords[w] })
+}
+
+// configValueRE reads a value: a number, and a unit attached to it.
+var configValueRE = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?([A-Za-zµ%/]*)$`)
+
+// configLine reports whether a line echoes settings: it holds two or more
+// key: value or key=value pairs with numbers, and each of them whose value
+// has a unit is a setting (a bare number, threads: 4, is one anyway). A
+// training log's "step: 100, loss: 0.23, throughput: 950.2 img/s" is not:
+// its throughput is measured.
+func configLine(line string) bool {
+	words := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == ';' })
+	pairs := 0
+	for i := 0; i < len(words); i++ {
+		key, value, ok := strings.Cut(words[i], "=")
+		if !ok {
+			k, isKey := strings.CutSuffix(words[i], ":")
+			if !isKey || i+1 >= len(words) {
+				continue
+			}
+			key, value = k, words[i+1]
+			i++
+		}
+		m := configValueRE.FindStringSubmatch(value)
+		if key == "" || !isASCIILetter(key[0]) || m == nil {
+			continue
+		}
+		unit := m[1]
+		if unit == "" && i+1 < len(words) {
+			if _, ok := lookupUnit(words[i+1]); ok {
+				unit = words[i+1] // "throughput: 950.2 img/s"
+			}
+		}
+		if unit != "" && !isSettingKey(key) {
+			return false
+		}
+		pairs++
+	}
+	return pairs >= 2
+}

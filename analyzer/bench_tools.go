@@ -627,6 +627,9 @@ var (
 	wrkTimeRE    = mustPreN1(`^([\d.]+)(us|ms|s|m|h)$`)
 	wrkSizeRE    = mustPreN1(`^([\d.]+)(B|KB|MB|GB|TB)$`)
 	wrkRateRE    = mustPreN1(`^(Requests/sec|Transfer/sec):\s+(\S+)`)
+	// wrkTotalRE matches wrk's count of requests in the configured
+	// duration: "480133 requests in 30.10s, 61.36MB read".
+	wrkTotalRE = mustPreN1(`^\s*\d+ requests in [\d.]+\w+, [\d.]+\w+ read$`)
 )
 
 // wrkTime converts wrk's times (metric: us, ms, s, m, h).
@@ -649,10 +652,14 @@ var wrkSizes = map[string]string{"B": "1/1000000000", "KB": "1024/1000000000", "
 	"GB": "1073741824/1000000000", "TB": "1099511627776/1000000000"}
 
 // readWrk reads wrk and wrk2: "Latency Avg|Stdev|Max" of the thread stats,
-// "Latency Distribution <p>", "Requests/sec", "Transfer/sec" in GB/s.
+// "Latency Distribution <p>", "Requests/sec", "Transfer/sec" in GB/s. Its
+// output cut by a filter (`| tail -3`, `| grep Requests/sec`) still has
+// its rates, read where they are, and its count of requests, which no
+// reader takes: the duration in it is the one configured.
 func readWrk(t *benchText) []*Bench {
-	if t.find(wrkRunningRE) < 0 || t.find(wrkStatsRE) < 0 {
-		return nil
+	whole := t.find(wrkRunningRE) >= 0 && t.find(wrkStatsRE) >= 0
+	if !whole {
+		return readWrkLines(t)
 	}
 	var found []*Bench
 	inDist := false
@@ -676,15 +683,43 @@ func readWrk(t *benchText) []*Bench {
 				found = appendBench(found, newBench("Latency "+stat, num, u, m[i+1], n, nil))
 			}
 		} else if m := wrkRateRE.FindStringSubmatch(l); m != nil {
-			if m[1] == "Requests/sec" {
-				found = appendBench(found, newBench(m[1], m[2], unit("req/s"), m[2], n, nil))
-			} else if s := wrkSizeRE.FindStringSubmatch(m[2]); s != nil {
-				found = appendBench(found, newBench(m[1], s[1], unitDef{"GB/s", rat(wrkSizes[s[2]])}, m[2], n, nil))
-			}
+			found = appendBench(found, wrkRate(m, n))
 		}
 	}
 	t.claimAll()
 	return found
+}
+
+// readWrkLines reads the rate lines of a cut wrk output and claims them,
+// with its count of requests.
+func readWrkLines(t *benchText) []*Bench {
+	var found []*Bench
+	for n, l := range t.lines {
+		if t.claimed[n] {
+			continue
+		}
+		if wrkTotalRE.MatchString(l) {
+			t.claim(n, n+1)
+			continue
+		}
+		if m := wrkRateRE.FindStringSubmatch(l); m != nil {
+			found = appendBench(found, wrkRate(m, n))
+			t.claim(n, n+1)
+		}
+	}
+	return found
+}
+
+// wrkRate reads the submatches m of wrkRateRE on line n: requests in
+// req/s, transfer in GB/s.
+func wrkRate(m []string, n int) *Bench {
+	if m[1] == "Requests/sec" {
+		return newBench(m[1], m[2], unit("req/s"), m[2], n, nil)
+	}
+	if s := wrkSizeRE.FindStringSubmatch(m[2]); s != nil {
+		return newBench(m[1], s[1], unitDef{"GB/s", rat(wrkSizes[s[2]])}, m[2], n, nil)
+	}
+	return nil
 }
 
 // --- ab (ApacheBench) ---------------------------------------------------

@@ -242,7 +242,7 @@ func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 		return nil
 	}
 	d := &Diagnosis{Category: CLIUsage, Parser: "go-flag", Message: m[1]}
-	if cmd != nil && cmd.Program() == "go" {
+	if cmd != nil && cmd.Program() == "go" && !(builtByGoRun(cmd) && goFlagUsageRE.MatchString(out)) {
 		d.Parser = "go" // go test and go vet parse their flags with it too
 	}
 	for _, f := range m[2:] {
@@ -260,6 +260,12 @@ func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 		d.ValidFlags = usageFlags(u[1])
 	}
 	return d
+}
+
+// builtByGoRun reports whether cmd runs a program go run builds, whose
+// flag errors are its own, not the go command's.
+func builtByGoRun(cmd *Command) bool {
+	return cmd.Target == "go run" || !strings.HasPrefix(cmd.Target, "go ")
 }
 
 var hfUnusedRE = mustPre(`(?s)ValueError: (Some specified arguments are not used by the HfArgumentParser: \[[^\]]*\])`)

@@ -119,7 +119,7 @@ var rules = slices.Concat(
 			`(?m)^panic: test timed out after \S+$`)},
 		{name: "shell-syntax", doc: "shell quoting and syntax errors, bash's and zsh's", category: ShellSyntax, match: matchRE(ShellSyntax,
 			`(?m)^.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near `+"`"+`|: unmatched ["'`+"`"+`]).*$`)},
-		{name: "test-failure", doc: "test runners reporting failed tests: go test, pytest, jest and vitest, cargo test, mocha", category: TestFailure, match: matchTests},
+		{name: "test-failure", doc: "test runners reporting failed tests: go test, pytest, jest and vitest, cargo test, mocha, ExUnit, RSpec, minitest, PHPUnit, dotnet test, Gradle, Maven, swift test, ctest, Playwright; go test's packages that did not build are build errors", category: TestFailure, match: matchTests},
 		{name: "python-traceback", doc: "Python tracebacks: the exception, its message and the innermost project frame", category: Exception, strong: true, match: matchTraceback},
 		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
 		{name: "jvm", doc: "uncaught Java and Kotlin exceptions, with their root cause", category: Exception, strong: true, match: matchJVM},
@@ -127,6 +127,7 @@ var rules = slices.Concat(
 		{name: "powershell-syntax", doc: "PowerShell scripts that did not run as written: parse errors, and variables bash expanded in a double-quoted script ($_ as extglob)", category: ShellSyntax, strong: true, match: matchPowerShellSyntax},
 		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, DNS refusals", category: Exception, match: matchPowerShell},
 		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
+			`(?m)^\S+\.\w+:\d+:\d+: (?:fatal )?error: .*$`,
 			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
 			"(?m)^.*: undefined reference to `.*$")},
 		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
@@ -146,6 +147,19 @@ var rules = slices.Concat(
 			`(?m)^.*(?:EACCES|EPERM).*$`)},
 		{name: "missing-file", doc: "files and directories that do not exist", category: MissingFile, match: matchRE(MissingFile,
 			`(?mi)^.*(?:no such file or directory|file or directory not found|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`)},
+	},
+	// Build tools in their own words, after the categories that say more
+	// (a refused connection, a missing file under a failed build); make,
+	// which runs the others, last.
+	[]rule{
+		{name: "elixir", doc: "Elixir and mix: compile errors with the first error, an application that could not start, uncaught exceptions", category: BuildError, match: matchElixir},
+		{name: "dialyzer", doc: "Dialyzer (mix dialyzer): a count of errors above zero, warnings emitted; the first warning", category: BuildError, match: matchDialyzer},
+		{name: "credo", doc: "Credo: the issues it found, the first with its place", category: BuildError, match: matchCredo},
+		{name: "eslint", doc: "ESLint: problems counting errors, the first with its file and rule; too many warnings", category: BuildError, match: matchESLint},
+		{name: "msbuild", doc: "dotnet build and MSBuild: error CS…, MSB…, NU… lines, Build FAILED", category: BuildError, match: matchMSBuild},
+		{name: "gradle", doc: "Gradle: a build or task that failed, with what went wrong; Kotlin's errors", category: BuildError, match: matchGradle},
+		{name: "maven", doc: "Maven: BUILD FAILURE, the compiler's errors, the goal that failed", category: BuildError, match: matchMaven},
+		{name: "make", doc: "GNU make: a recipe that failed, told by the recipe's own error; no rule for a target", category: BuildError, match: matchMake},
 	},
 )
 

@@ -171,7 +171,7 @@ func TestExcerpt(t *testing.T) {
 			[]string{"Traceback (most recent call last):", "  File \"app.py\", line 3, in <module>", "    import flask", "ModuleNotFoundError: No module named 'flask'"}},
 		{"around the message", "make deploy", 1,
 			"a\nb\nc\nrsync: write error: Broken pipe (32)\nmake: *** [Makefile:12: deploy] Error 1\n",
-			[]string{"b", "c", "rsync: write error: Broken pipe (32)", "make: *** [Makefile:12: deploy] Error 1"}},
+			[]string{"a", "b", "c", "rsync: write error: Broken pipe (32)", "make: *** [Makefile:12: deploy] Error 1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

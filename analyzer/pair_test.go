@@ -417,3 +417,54 @@ func TestWorkaround(t *testing.T) {
 		t.Errorf("lessons = %+v, want tree → find", rep.Lessons)
 	}
 }
+
+// TestBuiltProgramFlags checks that the flags after `cargo run --` and
+// `go run PKG` are the built program's: the chain's target is the
+// program, the fix renames its flag, and the parser's suggestion or usage
+// text offered the new one.
+func TestBuiltProgramFlags(t *testing.T) {
+	clap := "    Finished `release` profile [optimized] target(s) in 0.08s\n" +
+		"     Running `target/release/crun --threds 4`\n" +
+		"error: unexpected argument '--threds' found\n\n  tip: a similar argument exists: '--threads'\n\n" +
+		"Usage: crun --threads <THREADS>\n\nFor more information, try '--help'.\n"
+	goFlag := "flag provided but not defined: -prot\nUsage of /tmp/go-build2291/b001/exe/server:\n" +
+		"  -port int\n    \tport to listen on (default 8080)\n  -v\tlog every request\nexit status 2\n"
+	tests := []struct {
+		name          string
+		failed, fixed string
+		exit          int
+		out           string
+		target        string
+		parser        string
+		rename        Rename
+	}{
+		{"cargo run", "cargo run --release -- --threds 4", "cargo run --release -- --threads 4", 2, clap,
+			"cargo run", "clap", Rename{From: "--threds", To: "--threads", FromValue: "4", ToValue: "4", By: "value"}},
+		{"cargo run --bin", "cargo run --bin crun -- --threds 4", "cargo run --bin crun -- --threads 8", 2, clap,
+			"crun", "clap", Rename{From: "--threds", To: "--threads", FromValue: "4", ToValue: "8", By: "name"}},
+		{"go run", "go run ./cmd/server -prot 8080", "go run ./cmd/server -port 8080", 1, goFlag,
+			"server", "go-flag", Rename{From: "-prot", To: "-port", FromValue: "8080", ToValue: "8080", By: "value"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := AnalyzeSession(session(step{cmd: tt.failed, exit: tt.exit, out: tt.out}, step{cmd: "ls"}, step{cmd: tt.fixed}))
+			if len(rep.Chains) != 1 {
+				t.Fatalf("got %d chains, want 1", len(rep.Chains))
+			}
+			ch := rep.Chains[0]
+			f := ch.Failures()[0]
+			if f.Target != tt.target || f.Parser != tt.parser {
+				t.Errorf("target %q, parser %q; want %q, %q", f.Target, f.Parser, tt.target, tt.parser)
+			}
+			if ch.Fix == nil || ch.Fix.CallID != "c3" || ch.Fix.Kind != FixArgv {
+				t.Fatalf("fix = %+v, want c3 with its arguments changed", ch.Fix)
+			}
+			if ch.Diff == nil || len(ch.Diff.Renamed) != 1 || ch.Diff.Renamed[0] != tt.rename {
+				t.Errorf("diff = %+v, want the rename %+v", ch.Diff, tt.rename)
+			}
+			if !ch.OfferedByUsage {
+				t.Error("offered_by_usage = false, want true")
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -193,6 +194,10 @@ func subcommandTarget(prog string, args []string) (string, []string) {
 		return prog, args // a path, not a subcommand: `cargo ./x`
 	}
 	switch {
+	case prog == "cargo" && sub == "run":
+		return cargoRunTarget(rest[1:])
+	case prog == "go" && sub == "run":
+		return goRunTarget(rest[1:])
 	case (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && (sub == "run" || sub == "run-script") && len(rest) > 1:
 		return prog + " run " + rest[1], rest[2:]
 	case prog == "docker" && (sub == "compose" || sub == "buildx") && len(rest) > 1:
@@ -223,4 +228,103 @@ func programName(p string) string {
 		p = p[:len(p)-4]
 	}
 	return p
+}
+
+// The targets of `cargo run` and `go run` are the programs they build, so
+// that the flags after them, which belong to the program, are its
+// arguments: a retry's corrected flags are compared with the failure's,
+// and a lesson names the program. Their arguments come first, then the
+// tool's own options (`--release`, `-race`), which a retry may change too;
+// the "--" between is dropped.
+
+// cargoRunValues are the options of cargo run that take a value.
+var cargoRunValues = []string{"--bin", "-p", "--package", "--example", "-F", "--features", "--target",
+	"--target-dir", "--manifest-path", "--profile", "-j", "--jobs", "--color", "--config", "-Z",
+	"--message-format", "--lockfile-path"}
+
+// cargoRunTarget names what `cargo run` runs: the binary of --bin or
+// --example, else the package of -p, else "cargo run" (the package in the
+// working directory, whose name the line does not say).
+func cargoRunTarget(args []string) (string, []string) {
+	var bin, pkg string
+	var opts, prog []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			prog = args[i+1:]
+			break
+		}
+		name, value, attached := strings.Cut(a, "=")
+		if !attached && slices.Contains(cargoRunValues, a) && i+1 < len(args) {
+			i++
+			value, attached = args[i], true
+		}
+		switch {
+		case attached && (name == "--bin" || name == "--example"):
+			bin = value
+		case attached && (name == "-p" || name == "--package"):
+			pkg = value
+		case attached && !strings.Contains(a, "="):
+			opts = append(opts, a, value)
+		default:
+			opts = append(opts, a)
+		}
+	}
+	target := "cargo run"
+	if bin != "" {
+		target = bin
+	} else if pkg != "" {
+		target = pkg
+	}
+	return target, slices.Concat(prog, opts)
+}
+
+// goRunValues are the build flags of go run that take a value.
+var goRunValues = []string{"-exec", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
+	"-overlay", "-p", "-pgo", "-pkgdir", "-toolexec", "-buildmode", "-compiler", "-installsuffix",
+	"-coverpkg", "-covermode", "-C"}
+
+// goRunTarget names what `go run` runs: the last element of the package's
+// path (`./cmd/server`, `./cmd/server/main.go` and
+// `golang.org/x/tools/cmd/stringer@latest` name server and stringer), a
+// single file other than main.go by its name, else "go run" (the package
+// in the working directory, or files of it).
+func goRunTarget(args []string) (string, []string) {
+	var opts []string
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-"; i++ {
+		opts = append(opts, args[i])
+		name := strings.TrimPrefix(args[i], "-") // -flag and --flag are one
+		if !strings.Contains(name, "=") && slices.Contains(goRunValues, "-"+strings.TrimPrefix(name, "-")) && i+1 < len(args) {
+			i++
+			opts = append(opts, args[i])
+		}
+	}
+	var files []string
+	for ; i < len(args) && strings.HasSuffix(args[i], ".go"); i++ {
+		files = append(files, args[i])
+	}
+	target, pkg := "go run", ""
+	switch {
+	case len(files) == 1:
+		dir, file := path.Split(strings.TrimPrefix(files[0], "./"))
+		if dir == "" {
+			if file != "main.go" {
+				target = file
+			}
+			break
+		}
+		pkg = dir
+	case len(files) > 1:
+	case i < len(args):
+		pkg = args[i]
+		i++
+	}
+	if pkg != "" {
+		pkg, _, _ = strings.Cut(pkg, "@")
+		if base := path.Base(strings.TrimSuffix(pkg, "/")); base != "." && base != "/" && base != "..." {
+			target = base
+		}
+	}
+	return target, slices.Concat(args[i:], opts)
 }
