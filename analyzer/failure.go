@@ -226,13 +226,20 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded != "" && benignExit(c, cmd) {
 		return nil
 	}
+	// A server that printed its ready line before the agent's timeout
+	// stopped it did what it was asked (background.go): its record's
+	// error is the timeout's, and only another signature fails it.
+	served := servedUntilTimeout(out, cmd)
+	if served {
+		recorded = ""
+	}
 	// With the exit status hidden by a filter, the output is the only
 	// evidence, and every rule may read it; with a clean exit, or a failure
 	// the line chose to ignore (`|| true`), only unmistakable signatures
 	// count.
 	data := viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd)
 	for _, r := range rules {
-		if recorded == "" && (data || !r.strong && (!cmd.Masked || cmd.Ignored)) {
+		if recorded == "" && (data || !r.strong && (!cmd.Masked || cmd.Ignored)) || served && r.category == Timeout {
 			continue
 		}
 		d := r.match(out, cmd, recorded == "")
@@ -246,6 +253,8 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 		d.Evidence = name + " signature"
 		if recorded != "" {
 			d.Evidence = recorded + "; " + d.Evidence
+		} else if served {
+			d.Evidence += " after the server's ready line, though the agent's timeout stopped it"
 		} else if cmd.Masked {
 			d.Evidence += ", exit status hidden by " + maskedBy(cmd)
 		} else {
@@ -264,6 +273,11 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	case c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")):
 		d.Category = Timeout
 		d.Message = fmt.Sprintf("killed by timeout (exit code %d)", *c.Exit)
+	case movedToBackground(c) != "":
+		// It ran past what the agent waited for and failed later with
+		// nothing in its output to name the failure: it hung.
+		d.Category = Timeout
+		d.Evidence += "; " + movedToBackground(c)
 	case c.Exit != nil && *c.Exit == 137 && killedRE.MatchString(lastLine(out)):
 		// SIGKILL with the shell's "Killed": most often the kernel's
 		// out-of-memory killer.
