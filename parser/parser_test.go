@@ -119,6 +119,7 @@ func TestParseNoFormat(t *testing.T) {
 		{"\xef\xbb\xbf\n", ErrEmpty},
 		{`{"hello":"world"}`, ErrUnknownFormat},
 		{"PNG\x89\x00\x00", ErrBinary},
+		{"SQLite format 3\x00\x10\x00\x02\x02", ErrDatabase},
 	} {
 		if _, err := Parse(strings.NewReader(tt.in), "x", nil); !errors.Is(err, tt.want) {
 			t.Errorf("Parse(%q) error = %v, want %v", tt.in, err, tt.want)
