@@ -22,7 +22,9 @@ var agentTimeout = ruleNamed("agent-timeout")
 // server that printed its ready line and ran until the agent's timeout
 // stopped it.
 func servedUntilTimeout(out string, cmd *Command) bool {
-	return readyLineRE.MatchString(out) && agentTimeout.match(out, cmd, false) != nil
+	// The marker first: its rule's pre-filter rules out most outputs
+	// at once.
+	return agentTimeout.match(out, cmd, false) != nil && readyLineRE.MatchString(out)
 }
 
 // movedToBackground says how c came to run in the background when it

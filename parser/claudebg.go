@@ -77,7 +77,10 @@ func (d *claudeDecoder) count() int {
 // them, the result's text says. It reports whether c went to the
 // background.
 func (d *claudeDecoder) startBackground(c *Call, out, id string, byUser bool) bool {
-	m := bgStartRE.FindStringSubmatch(out)
+	var m []string
+	if strings.HasPrefix(out, "Command ") { // most outputs are not: no regexp for them
+		m = bgStartRE.FindStringSubmatch(out)
+	}
 	if id == "" && m != nil {
 		id = m[1] + m[2]
 	}
