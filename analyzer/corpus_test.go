@@ -20,9 +20,11 @@ var corpus = filepath.Join("..", "..", "shared", "corpus")
 // TestCorpus reads every real transcript: each must be recognized as its
 // format, none may make retrace fail, and each must give the calls an
 // independent count found (with Python's json module for JSON formats —
-// tool_use blocks with distinct ids, function calls by call_id, trajectory
-// steps with an action — and with grep for the call markers of console
-// copies).
+// tool_use blocks with distinct ids, but for the polls of background
+// commands (TaskOutput, BashOutput, KillShell with the id of a command
+// whose result said it went to the background), function calls by
+// call_id, trajectory steps with an action — and with grep for the call
+// markers of console copies).
 func TestCorpus(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skipf("no corpus at %s", corpus)
@@ -32,13 +34,13 @@ func TestCorpus(t *testing.T) {
 		calls  int
 	}{
 		"claude-code/kiliman__test2_cc-v1.0.57.jsonl":                                           {"claude-code", 189},
-		"claude-code/mclaude__3cfce0ff_windows-cygpath.jsonl":                                   {"claude-code", 290},
+		"claude-code/mclaude__3cfce0ff_windows-cygpath.jsonl":                                   {"claude-code", 282},
 		"claude-code/mclaude__554b9fa6_permission-denials.jsonl":                                {"claude-code", 125},
 		"claude-code/mclaude__72dfed17_large-2.6MB.jsonl":                                       {"claude-code", 169},
 		"claude-code/mclaude__agent-ae346a8_subagent-sidechain.jsonl":                           {"claude-code", 76},
-		"claude-code/mclaude__c76e5be5_windows-network.jsonl":                                   {"claude-code", 296},
+		"claude-code/mclaude__c76e5be5_windows-network.jsonl":                                   {"claude-code", 294},
 		"claude-code/mclaude__c7d2069e_cosmic-applet.jsonl":                                     {"claude-code", 287},
-		"claude-code/sessionshare__general-tool-calls.jsonl":                                    {"claude-code", 65},
+		"claude-code/sessionshare__general-tool-calls.jsonl":                                    {"claude-code", 63},
 		"claude-code/sniffly__d3ad4cdc.jsonl":                                                   {"claude-code", 59},
 		"codex/agentsessions__fixture__codex-0.146-small.rollout.jsonl":                         {"codex", 3},
 		"gemini-cli/skillsbench__gemini3flash__parallel-tfidf-search.session.json":              {"gemini", 8},

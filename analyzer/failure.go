@@ -247,6 +247,13 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded != "" && benignExit(c, cmd, out) {
 		return nil
 	}
+	// A server that printed its ready line before the agent's timeout
+	// stopped it did what it was asked (background.go): its record's
+	// error is the timeout's, and only another signature fails it.
+	served := servedUntilTimeout(out, cmd)
+	if served {
+		recorded = ""
+	}
 	// With the exit status hidden by a filter, the output is the only
 	// evidence, and every rule may read it; with a clean exit, or a failure
 	// the line chose to ignore (`|| true`), only unmistakable signatures
@@ -256,9 +263,15 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	if recorded == "" {
 		any := cmd.Masked && !cmd.Ignored
 		d := matchRules(out, cmd, true, func(r *rule) bool {
+			if served && r.category == Timeout {
+				return false
+			}
 			return data && (r.name == "command-not-found" || r.name == "powershell-syntax") || !data && (r.strong || any)
 		})
-		if d == nil {
+		switch {
+		case d != nil && served:
+			d.Evidence = strings.TrimSuffix(d.Evidence, " despite exit status 0") + " after the server's ready line, though the agent's timeout stopped it"
+		case d == nil && !served:
 			d = hiddenFailure(out, cmd)
 		}
 		return d
@@ -275,6 +288,11 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	case c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")):
 		d.Category = Timeout
 		d.Message = fmt.Sprintf("killed by timeout (exit code %d)", *c.Exit)
+	case movedToBackground(c) != "":
+		// It ran past what the agent waited for and failed later with
+		// nothing in its output to name the failure: it hung.
+		d.Category = Timeout
+		d.Evidence += "; " + movedToBackground(c)
 	case c.Exit != nil && *c.Exit == 137 && killedRE.MatchString(lastLine(out)):
 		// SIGKILL with the shell's "Killed": most often the kernel's
 		// out-of-memory killer.

@@ -20,7 +20,8 @@ var update = flag.Bool("update", false, "rewrite golden files and expectations")
 
 // TestDiagnose runs the failure cases of ../testdata/failures. Each txtar
 // archive holds cases as three files: NAME.call (the call's fields, one
-// "key: value" per line: command, exit, tool, is_error, status, note),
+// "key: value" per line: command, exit, tool, is_error, status, note,
+// background),
 // NAME.out (its output) and NAME.want (the diagnosis, or "none").
 // -update rewrites the want files.
 func TestDiagnose(t *testing.T) {
@@ -103,6 +104,8 @@ func caseCall(t *testing.T, fields, out string) *parser.Call {
 			c.Status = v
 		case "note":
 			c.Note = v
+		case "background":
+			c.Background = v
 		default:
 			t.Fatalf("unknown case field %q", k)
 		}

@@ -105,6 +105,14 @@ type claudeDecoder struct {
 	forget bool
 	noID   []*Call
 	calls  int
+
+	// Background commands (see claudebg.go): by task id, those not yet
+	// handed on, and by tool_use id the polls and the Reads of output
+	// files whose results are joined to them.
+	bg      map[string]*claudeBackground
+	waiting []*claudeBackground
+	polls   map[string]*claudeBackground
+	reads   map[string]*claudeBackground
 }
 
 func decodeClaude(r io.Reader, name string) (*Session, error) {
@@ -136,35 +144,42 @@ func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (
 	return d.s, err
 }
 
-// unanswered returns the calls that got no result, in order.
+// unanswered returns the calls that got no result and the background
+// calls not yet handed on, in order, and makes the latter final.
 func (d *claudeDecoder) unanswered() []*Call {
 	var calls []*Call
 	if d.forget {
 		calls = append(d.noID, slices.Collect(maps.Values(d.byID))...)
-		slices.SortFunc(calls, func(x, y *Call) int { return cmp.Compare(x.Ordinal, y.Ordinal) })
-		return calls
-	}
-	for _, c := range d.s.Calls {
-		if c.Status == "no-result" {
-			calls = append(calls, c)
+	} else {
+		for _, c := range d.s.Calls {
+			if c.Status == "no-result" {
+				calls = append(calls, c)
+			}
 		}
 	}
+	for _, b := range d.waiting {
+		b.done = true
+		calls = append(calls, b.c)
+	}
+	d.waiting = nil
+	slices.SortFunc(calls, func(x, y *Call) int { return cmp.Compare(x.Ordinal, y.Ordinal) })
 	return calls
 }
 
 // add numbers a call and appends it to the session, or with forget
-// counts it.
+// counts it. Background calls whose join window it closes are handed on.
 func (d *claudeDecoder) add(c *Call) {
 	if !d.forget {
 		d.s.add(c)
-		return
+	} else {
+		d.calls++
+		c.Ordinal = d.calls
+		if c.ID == "" {
+			c.ID = "#" + strconv.Itoa(c.Ordinal)
+			d.noID = append(d.noID, c)
+		}
 	}
-	d.calls++
-	c.Ordinal = d.calls
-	if c.ID == "" {
-		c.ID = "#" + strconv.Itoa(c.Ordinal)
-		d.noID = append(d.noID, c)
-	}
+	d.expire()
 }
 
 // keep returns s copied out of the record being read when it is part of
@@ -336,7 +351,6 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 		}
 		return
 	}
-	id = d.keep(id)
 	c := &Call{
 		Msg:       d.msg,
 		ID:        id,
@@ -349,11 +363,29 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 	}
 	c.Kind = KindOf(c.Tool)
 	setInputRaw(c, b[3], d.keep, d.name)
+	if id != "" {
+		id = d.keep(id)
+		c.ID = id
+		d.first[id] = &claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
+		if bg := d.polled(c); bg != nil {
+			// A poll of a background command is folded into it.
+			if d.polls == nil {
+				d.polls = make(map[string]*claudeBackground)
+			}
+			d.polls[id] = bg
+			return
+		}
+	}
 	d.text = ""
 	d.add(c)
 	if id != "" {
 		d.byID[id] = c
-		d.first[id] = &claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
+		if bg := d.readsBack(c); bg != nil {
+			if d.reads == nil {
+				d.reads = make(map[string]*claudeBackground)
+			}
+			d.reads[id] = bg
+		}
 	}
 	if d.msgCall == nil {
 		d.msgCall = c
@@ -378,18 +410,26 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	d.msgID = ""
 	d.text = ""
 	raw := rec.msg[cmContent]
+	when := parseTime(rec.get(cfTimestamp).String())
 	if content := value(raw); content.Type == gjson.String {
+		if len(d.waiting) > 0 {
+			d.notices(content.String(), when)
+		}
 		if !rec.get(cfIsMeta).Bool() {
 			setOnce(&d.titles[3], d.keep(promptTitle(content.String())))
 		}
 		return
 	}
-	var b [4]string
+	var b [5]string
 	var buf [4][3]string
 	results := buf[:0]
 	eachElementFields(raw, resultFields, b[:], func(block string) bool {
-		if block[0] == '{' && typeIs(b[0], "tool_result") {
+		switch {
+		case block[0] != '{':
+		case typeIs(b[0], "tool_result"):
 			results = append(results, [3]string{b[1], b[2], b[3]})
+		case len(d.waiting) > 0 && typeIs(b[0], "text"):
+			d.notices(value(b[4]).String(), when)
 		}
 		return true
 	})
@@ -409,16 +449,25 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 			continue
 		}
 		first.resultLine, first.result = n, sum
-		c := d.byID[id]
-		if d.forget {
-			delete(d.byID, id)
-		}
 		var extra string
 		if len(results) == 1 {
 			extra = rec.top[cfToolUseResult]
 		}
-		d.result(c, &f, extra, parseTime(rec.get(cfTimestamp).String()))
-		if d.done != nil {
+		if bg, ok := d.polls[id]; ok {
+			delete(d.polls, id)
+			d.poll(bg, &f, extra, when)
+			continue
+		}
+		c := d.byID[id]
+		if d.forget {
+			delete(d.byID, id)
+		}
+		held := d.result(c, &f, extra, when)
+		if bg, ok := d.reads[id]; ok {
+			delete(d.reads, id)
+			d.readBack(bg, c, &f, extra)
+		}
+		if d.done != nil && !held {
 			d.done(c)
 		}
 	}
@@ -436,16 +485,17 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 }
 
 // The members of a user's content block that the decoder reads: a
-// tool_result's, after its type.
-var resultFields = []string{"type", "tool_use_id", "is_error", "content"}
+// tool_result's, after its type, and a text block's text.
+var resultFields = []string{"type", "tool_use_id", "is_error", "content", "text"}
 
 // The members of a toolUseResult that the decoder reads.
-var extraFields = []string{"interrupted", "returnCodeInterpretation"}
+var extraFields = []string{"interrupted", "returnCodeInterpretation", "backgroundTaskId", "backgroundedByUser"}
 
 // result fills in c from the members f of its tool_result block and the
 // record's raw toolUseResult, which is a string on failure and an object
-// on success.
-func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Time) {
+// on success. It reports whether c went to the background, where it waits
+// for its outcome.
+func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Time) bool {
 	c.Status = ""
 	c.End = when
 	c.IsError = value(f[1]).Bool()
@@ -457,14 +507,18 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 		}
 	}
 	c.Output = d.keep(abridgeBytes(out))
+	var e [4]string
 	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
-		var e [2]string
 		fields(extra, extraFields, e[:])
 		if value(e[0]).Bool() {
 			c.Status = "interrupted"
 		}
 		c.Note = d.keep(value(e[1]).String())
 	}
+	if c.Kind != Shell || c.IsError || c.Status != "" {
+		return false
+	}
+	return d.startBackground(c, out, value(e[2]).String(), value(e[3]).Bool())
 }
 
 // finish settles the title and notes unreadable timestamps. Calls that

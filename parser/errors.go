@@ -18,6 +18,11 @@ var ErrEmpty = errors.New("empty input")
 // first bytes hold a NUL byte, as binary files do and transcripts never do.
 var ErrBinary = errors.New("binary data")
 
+// ErrDatabase is returned by Parse when the input is an SQLite database,
+// which is read from its file, as opencode's is (IsOpencodeDB and
+// ReadOpencodeData), and never as a stream.
+var ErrDatabase = errors.New("SQLite database")
+
 // A SyntaxError describes one malformed record that a decoder skipped.
 type SyntaxError struct {
 	Pos Pos

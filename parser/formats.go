@@ -166,8 +166,8 @@ func topMembers(v gjson.Result, names ...string) []gjson.Result {
 
 // Parse reads one transcript from r; name is used in positions and
 // messages. When f is nil the format is detected from the first HeadSize
-// bytes, and ErrEmpty, ErrBinary or ErrUnknownFormat is returned when there
-// is none.
+// bytes, and ErrEmpty, ErrDatabase, ErrBinary or ErrUnknownFormat is
+// returned when there is none.
 // Other errors come from reading r and arrive with what was read before.
 func Parse(r io.Reader, name string, f *Format) (*Session, error) {
 	return ParseEach(r, name, f, nil)
@@ -207,6 +207,9 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 			return nil, ErrEmpty
 		}
 		if f = Detect(head); f == nil {
+			if isSQLite(head) {
+				return nil, ErrDatabase
+			}
 			if bytes.IndexByte(head, 0) >= 0 {
 				return nil, ErrBinary
 			}

@@ -65,6 +65,13 @@ type Call struct {
 	Status string `json:"status,omitzero"`
 	Note   string `json:"note,omitzero"`
 
+	// Background says how the call came to run in the background, for a
+	// format that records it (BackgroundAsked, BackgroundTimeout,
+	// BackgroundUser); empty for a call that ran in the foreground. Its
+	// outcome, exit code, end time and output are those its later polls,
+	// notifications and reads of its output reported.
+	Background string `json:"background,omitzero"`
+
 	Start time.Time `json:"start,omitzero"`
 	End   time.Time `json:"end,omitzero"`
 
@@ -81,6 +88,13 @@ type Call struct {
 
 	Pos Pos `json:"pos"` // where the call appears in the input
 }
+
+// How a call came to run in the background (Call.Background).
+const (
+	BackgroundAsked   = "asked"   // the agent asked for it (Claude Code's run_in_background)
+	BackgroundTimeout = "timeout" // it outlived the agent's timeout and was moved there
+	BackgroundUser    = "user"    // the user moved it there while it ran
+)
 
 // Seconds returns the call's duration in seconds, or 0 when unknown.
 func (c *Call) Seconds() float64 {

@@ -1,8 +1,10 @@
 package parser
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -34,6 +36,43 @@ import (
 // marks in the -shm index then, and creates that file if it is missing, but
 // writes neither the database nor the -wal file, and a read-only connection
 // neither checkpoints nor removes the -wal file when it closes.
+
+// sqliteHeader starts every SQLite 3 database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// isSQLite reports whether head, the start of a file, is that of an SQLite
+// database.
+func isSQLite(head []byte) bool { return bytes.HasPrefix(head, []byte(sqliteHeader)) }
+
+// IsSQLite reports whether the file path is an SQLite database, by its
+// header.
+func IsSQLite(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	_, err = io.ReadFull(f, head)
+	return err == nil && isSQLite(head)
+}
+
+// IsOpencodeDB reports whether the file path is an opencode database,
+// whatever its name: an SQLite database with the tables and columns of
+// opencode's that the reader needs (session, message and part). It reads
+// the file's header, and opens the database, read-only, only when the
+// header is SQLite's.
+func IsOpencodeDB(path string) bool {
+	if !IsSQLite(path) {
+		return false
+	}
+	d, err := openOpencodeDB(path)
+	if err != nil {
+		return false
+	}
+	d.close()
+	return true
+}
 
 // An opencodeDB is an opencode database open for reading.
 type opencodeDB struct {

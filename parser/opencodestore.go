@@ -54,16 +54,17 @@ import (
 // ReadOpencodeData reads: an opencode data folder (with storage/session/, an
 // opencode.db or opencode-<channel>.db database, or era A project folders),
 // a storage/ folder, an era A project folder (project/<project>) or its
-// storage/ folder. dir may also name a database file, opencode.db or
-// opencode-<channel>.db. It is cheap: it stats a few names, lists dir and
-// its project/ folder if any, and opens no file.
+// storage/ folder. dir may also name a database file: opencode.db or
+// opencode-<channel>.db, or, whatever its name, a file IsOpencodeDB takes.
+// It is cheap: it stats a few names and lists dir and its project/ folder
+// if any; of a file, it reads the header.
 func IsOpencodeData(dir string) bool {
 	fi, err := os.Stat(dir)
 	switch {
 	case err != nil:
 		return false
 	case !fi.IsDir():
-		return fi.Mode().IsRegular() && isOpencodeDBName(filepath.Base(dir))
+		return isOpencodeDBFile(dir, fi)
 	case isOpencodeStorage(dir), isOpencodeStorage(filepath.Join(dir, "storage")),
 		isOpencodeProject(dir), isOpencodeProject(filepath.Join(dir, "storage")),
 		isFile(filepath.Join(dir, "opencode.db")):
@@ -177,7 +178,7 @@ func findOpencode(dir string) opencodeLayout {
 	if fi, err := os.Stat(dir); err != nil {
 		return l
 	} else if !fi.IsDir() {
-		if fi.Mode().IsRegular() && isOpencodeDBName(filepath.Base(dir)) {
+		if isOpencodeDBFile(dir, fi) {
 			l.dbs = []string{dir}
 		}
 		return l
@@ -213,6 +214,14 @@ func findOpencode(dir string) opencodeLayout {
 		}
 	}
 	return l
+}
+
+// isOpencodeDBFile reports whether the file path, of info fi, is one
+// ReadOpencodeData reads as a database: one named as opencode names its
+// databases, which it reads or reports as damaged, or one of any name that
+// IsOpencodeDB takes.
+func isOpencodeDBFile(path string, fi fs.FileInfo) bool {
+	return fi.Mode().IsRegular() && (isOpencodeDBName(filepath.Base(path)) || IsOpencodeDB(path))
 }
 
 // isOpencodeDBName reports whether name is that of an opencode database.

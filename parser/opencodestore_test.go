@@ -497,6 +497,15 @@ func TestIsOpencodeData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Databases known by their content, whatever their names.
+	buildOpencodeDB(t, filepath.Join(tmp, "g", "project_opencode.db"), filepath.Join(tmp, "b", "storage"))
+	if err := os.Mkdir(filepath.Join(tmp, "h"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := openTestDB(t, filepath.Join(tmp, "h", "notes.sqlite"))
+	mustExec(t, other, `CREATE TABLE session (id TEXT PRIMARY KEY, user TEXT)`)
+	mustExec(t, other, `CREATE TABLE message (id TEXT PRIMARY KEY, body TEXT)`)
+	other.Close()
 	for _, tt := range []struct {
 		dir  string
 		want bool
@@ -514,6 +523,9 @@ func TestIsOpencodeData(t *testing.T) {
 		{"e", false},
 		{"f", false},
 		{"f/storage.db", false},
+		{"g/project_opencode.db", true}, // an opencode database by its content
+		{"g", false},                    // but no data folder
+		{"h/notes.sqlite", false},       // a database with other tables
 		{"missing", false},
 	} {
 		if got := IsOpencodeData(filepath.Join(tmp, filepath.FromSlash(tt.dir))); got != tt.want {

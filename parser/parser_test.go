@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -118,6 +119,7 @@ func TestParseNoFormat(t *testing.T) {
 		{"\xef\xbb\xbf\n", ErrEmpty},
 		{`{"hello":"world"}`, ErrUnknownFormat},
 		{"PNG\x89\x00\x00", ErrBinary},
+		{"SQLite format 3\x00\x10\x00\x02\x02", ErrDatabase},
 	} {
 		if _, err := Parse(strings.NewReader(tt.in), "x", nil); !errors.Is(err, tt.want) {
 			t.Errorf("Parse(%q) error = %v, want %v", tt.in, err, tt.want)
@@ -297,6 +299,12 @@ func TestParseStream(t *testing.T) {
 		}
 		if diff := cmp.Diff(dump(each), dump(stream)); diff != "" {
 			t.Errorf("%s: the calls handed to done differ (-ParseEach +ParseStream):\n%s", name, diff)
+		}
+		// done is called once for each call of the session, whenever
+		// the decoder is done with it.
+		sorted := slices.SortedFunc(slices.Values(each), func(x, y *Call) int { return x.Ordinal - y.Ordinal })
+		if diff := cmp.Diff(dump(want.Calls), dump(sorted)); diff != "" {
+			t.Errorf("%s: done was not called once for each call (-session +done):\n%s", name, diff)
 		}
 		if len(got.Calls) == 0 && len(want.Calls) > 0 {
 			streamed++

@@ -184,6 +184,11 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 	readAll(sources, rd, env.Stdin, func(i int, r result) {
 		src := sources[i]
 		switch {
+		case r.err != nil && !src.explicit && sqliteCompanion(src.name):
+			return // read with its database, if that is opencode's
+		case errors.Is(r.err, parser.ErrDatabase) && !src.explicit:
+			unknown++ // an SQLite database, but not opencode's
+			return
 		case errors.Is(r.err, parser.ErrBinary) && !src.explicit:
 			w.warn("%s: skipped: binary file", src.name)
 			return
@@ -193,6 +198,8 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 		case errors.Is(r.err, parser.ErrUnknownFormat) && !src.explicit:
 			unknown++
 			return
+		case errors.Is(r.err, parser.ErrDatabase):
+			w.fail("%s: an SQLite database, but not opencode's: not a transcript", src.name)
 		case errors.Is(r.err, parser.ErrBinary):
 			w.fail("%s: binary file, not a transcript", src.name)
 		case errors.Is(r.err, parser.ErrUnknownFormat):
@@ -424,6 +431,9 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	s, err := parse(br, src.name, rd.format, func(c *parser.Call) { calls <- c })
 	close(calls)
 	<-analyzed
+	if s == nil && errors.Is(err, parser.ErrDatabase) {
+		return rd.readDatabase(src)
+	}
 	if s == nil {
 		return result{err: err}
 	}
@@ -431,6 +441,29 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	rep := st.Report(s)
 	rep.Compact()
 	return result{reports: []*analyzer.SessionReport{rep}, err: err, modTime: modTime}
+}
+
+// readDatabase reads a source that is an SQLite database: an opencode
+// database whatever its name, or else no transcript.
+func (rd reader) readDatabase(src source) result {
+	if src.name == "<stdin>" {
+		return result{err: errors.New("<stdin>: an SQLite database, which retrace reads only from its file")}
+	}
+	if parser.IsOpencodeDB(src.name) {
+		return rd.readOpencode(src)
+	}
+	return result{err: parser.ErrDatabase}
+}
+
+// sqliteCompanion reports whether the file name is the write-ahead log,
+// shared-memory index or rollback journal SQLite keeps beside a database.
+func sqliteCompanion(name string) bool {
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if db, ok := strings.CutSuffix(name, suffix); ok && parser.IsSQLite(db) {
+			return true
+		}
+	}
+	return false
 }
 
 // readOpencode reads the sessions of an opencode data folder or database.

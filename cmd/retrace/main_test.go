@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +98,25 @@ func TestScript(t *testing.T) {
 				for i := range n {
 					name := fmt.Sprintf("%05d-%s", i, filepath.Base(args[1]))
 					ts.Check(os.WriteFile(filepath.Join(dir, name), data, 0o644))
+				}
+			},
+			// sqlite DB SQL creates the SQLite database DB and runs the
+			// statements of the file SQL in it, one per line ending in
+			// ";": databases are made on the spot, as a script holds text.
+			"sqlite": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: sqlite DB SQL")
+				}
+				abs := ts.MkAbs(args[0])
+				ts.Check(os.MkdirAll(filepath.Dir(abs), 0o755))
+				db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String())
+				ts.Check(err)
+				defer db.Close()
+				for q := range strings.SplitSeq(ts.ReadFile(args[1]), ";\n") {
+					if strings.TrimSpace(q) != "" {
+						_, err := db.Exec(q)
+						ts.Check(err)
+					}
 				}
 			},
 			// exits N cmd args... runs cmd and checks its exit status is N.
