@@ -30,7 +30,7 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 	if c.Output != "" {
 		f, err := os.Create(c.Output)
 		if err != nil {
-			return err
+			return errors.New(pathError(err))
 		}
 		file, w = f, f
 	}
