@@ -129,7 +129,12 @@ func TestClean(t *testing.T) {
 		{"cursor\x1b[2Aup", 80, "cursorup"},
 		{"bell\x07 nul\x00", 80, "bell� nul�"},
 		{"bad \xff utf8", 80, "bad � utf8"},
-		{"bidi \u202etxt", 80, "bidi �txt"},
+		{"bidi \u202etxt", 80, `bidi \u202etxt`},
+		{"zero\u200bwidth\ufeff tag\U000e0041", 80, `zero\u200bwidth\ufeff tag\U000e0041`},
+		{"c1 \u0085nel \u009b", 80, "c1 �nel �"},
+		{"abcd\u202e", 10, `abcd\u202e`},
+		{"abcd\u202e", 9, "abcd…"},
+		{"abcde", 5, "abcde"},
 		{strings.Repeat("a", 20), 10, strings.Repeat("a", 10) + "…"},
 	} {
 		if got := clean(tt.in, tt.max); got != tt.want {

@@ -56,10 +56,11 @@ func jsonBody(s string) string {
 // terminalPoison holds what could act on a terminal: colours and blinking
 // (an SGR retrace never writes), a hyperlink, a window title, a device
 // control string, bell, backspace, delete, a bidi override, a line
-// separator, a carriage return, NUL; then an 8-bit CSI and a byte that is
-// not UTF-8, written raw.
+// separator, a zero-width space, a byte order mark, a tag character, a
+// carriage return, NUL; then an 8-bit CSI and a byte that is not UTF-8,
+// written raw.
 var terminalPoison = jsonBody("\x1b[5;41mBLINK\x1b[0m\x1b]8;;http://evil.example/\x07link\x1b]8;;\x07\x1b]0;pwned\x07"+
-	"\x1bP1$r\x1b\\\x07\x08\x7f\u202eevil\u2028\r\x00") + "\x9b2J\xff"
+	"\x1bP1$r\x1b\\\x07\x08\x7f\u202eevil\u2028\u200b\ufeff\U000e0041\r\x00") + "\x9b2J\xff"
 
 // run1 runs retrace in-process and returns its status and streams. The
 // analysis commands get --no-redact, so that no mask hides what the
@@ -96,15 +97,16 @@ func testName(dir string, args []string) string {
 var sgrRE = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // unsafeRune returns the first character of s a terminal could act on
-// other than as text, with its offset: a control character but the line
-// feed, a line or paragraph separator, a bidi control, or a byte that is
-// not UTF-8.
+// other than as text, or that prints nothing, with its offset: a control
+// character but the line feed, a line or paragraph separator, a format
+// character (bidi controls, zero-width characters, tags), or a byte that
+// is not UTF-8.
 func unsafeRune(s string) (int, rune, bool) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 ||
 			r != '\n' && unicode.IsControl(r) ||
-			r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
 			return i, r, true
 		}
 		i += size
