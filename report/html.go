@@ -45,7 +45,7 @@ var shownRE = regexp.MustCompile(`\\(?:u[0-9a-f]{4}|U[0-9a-f]{8})`)
 func marked(s string) template.HTML {
 	return template.HTML(shownRE.ReplaceAllStringFunc(template.HTMLEscapeString(s), func(m string) string {
 		r, err := strconv.ParseUint(m[2:], 16, 32)
-		if err != nil || !invisible(rune(r)) {
+		if err != nil || !Invisible(rune(r)) {
 			return m
 		}
 		return fmt.Sprintf(`<span class="invisible" title="an invisible character, U+%04X">%s</span>`, r, m)

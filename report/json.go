@@ -40,7 +40,7 @@ func writeJSONL[T any](w io.Writer, items []T) error {
 // escapeHidden escapes in encoded JSON what encoding/json leaves raw and a
 // terminal or a reader could be fooled by: C1 controls (U+0080 to U+009F,
 // the 8-bit CSI among them), DEL, and the characters that print nothing or
-// turn the text around them (see invisible), as \u009b, \u202e; past
+// turn the text around them (see Invisible), as \u009b, \u202e; past
 // U+FFFF, as a surrogate pair. Outside strings, JSON is ASCII, so every
 // such character is inside one and the result is still valid JSON of the
 // same value. b is returned as it is when it holds none.
@@ -57,7 +57,7 @@ func escapeHidden(b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if r >= 0x80 && r <= 0x9f || invisible(r) {
+		if r >= 0x80 && r <= 0x9f || Invisible(r) {
 			out = append(out, b[done:i]...)
 			if r > 0xffff {
 				hi, lo := utf16.EncodeRune(r)

@@ -16,7 +16,7 @@ var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\
 // clean makes transcript text safe and compact for one table cell: escape
 // sequences are removed, so none acts on the terminal, other control
 // characters and invalid UTF-8 are replaced, characters that print nothing
-// or turn the text around them are shown (see invisible), and the text is
+// or turn the text around them are shown (see Invisible), and the text is
 // cut to max runes on one line.
 func clean(s string, max int) string {
 	s = escapeRE.ReplaceAllString(s, "")
@@ -36,7 +36,7 @@ func clean(s string, max int) string {
 			}
 			space = true
 			r = ' '
-		case invisible(r):
+		case Invisible(r):
 			text = shown(r)
 		case unicode.IsControl(r):
 			r = '�'
@@ -72,7 +72,7 @@ func cleanLine(s string, max int) string {
 			text = "�"
 		case r == '\t':
 			text = "    "
-		case invisible(r):
+		case Invisible(r):
 			text = shown(r)
 		case unicode.IsControl(r):
 			text = "�"
@@ -88,14 +88,14 @@ func cleanLine(s string, max int) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// invisible reports whether r prints nothing, or changes how the text
+// Invisible reports whether r prints nothing, or changes how the text
 // around it reads, without being a control character: Unicode's format
 // characters (zero-width spaces and joiners, bidi overrides and isolates,
 // the byte order mark, tags), the line and paragraph separators, and the
 // Hangul fillers, which print as blank letters. Any of them can make a
 // command read as another. Text for people shows each as its escape
 // (shown); JSON escapes it.
-func invisible(r rune) bool {
+func Invisible(r rune) bool {
 	switch r {
 	case '\u2028', '\u2029', '\u115f', '\u1160', '\u3164', '\uffa0':
 		return true

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/report"
 )
 
 // say prints one message on w, standard error: the text format makes of
@@ -51,10 +53,9 @@ func errorLines(err error) []string {
 // visible escapes what in a message could act on a terminal or hide from
 // the reader, as Go quotes strings: control characters (the line feed
 // included, so that a message stays one line), the characters that print
-// nothing or turn the text around them (zero-width spaces, bidi controls,
-// line separators: what strconv.IsPrint refuses), and bytes that are not
-// UTF-8, which file names may hold, become \x1b, \u202e, \xff and the
-// like. A tab stays.
+// nothing or turn the text around them (report.Invisible, and whatever
+// else strconv.IsPrint refuses), and bytes that are not UTF-8, which file
+// names may hold, become \x1b, \u202e, \xff and the like. A tab stays.
 func visible(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -62,9 +63,13 @@ func visible(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t' || strconv.IsPrint(r):
+		case r == '\t' || strconv.IsPrint(r) && !report.Invisible(r):
 			b.WriteRune(r)
-		default:
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case r > 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default: // \x1b, \a, \n
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 		}

@@ -15,7 +15,7 @@ func TestVisible(t *testing.T) {
 		{"c1 \u009b2J del \x7f", `c1 \u009b2J del \x7f`},
 		{"bidi \u202egnp.exe \u2066x\u2069", `bidi \u202egnp.exe \u2066x\u2069`},
 		{"zero\u200bwidth\u200d\u2060\ufeff", `zero\u200bwidth\u200d\u2060\ufeff`},
-		{"tag \U000E0041 line\u2028", `tag \U000e0041 line\u2028`},
+		{"tag \U000E0041 line\u2028 filler\u3164", `tag \U000e0041 line\u2028 filler\u3164`},
 		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
 		{"ünïcode → ✓ 日本", "ünïcode → ✓ 日本"},
 	} {
