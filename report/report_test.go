@@ -205,3 +205,26 @@ func TestMarkdownEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestIsPostMortem checks that a post-mortem, in either format, is known by
+// its first KiB, and that other files are not.
+func TestIsPostMortem(t *testing.T) {
+	rep := seedReport(t)
+	for _, format := range []string{Markdown, HTML} {
+		var b bytes.Buffer
+		if err := PostMortem(&b, Options{Format: format}, rep); err != nil {
+			t.Fatal(err)
+		}
+		if head := b.Bytes()[:1024]; !IsPostMortem(head) {
+			t.Errorf("a post-mortem in %s is not known by its first KiB:\n%s", format, head)
+		}
+	}
+	for _, head := range []string{
+		"", "# My notes\n", "<!DOCTYPE html>\n<html><head><title>x</title>",
+		"notes\n" + markdownMark + "\n", `{"type":"user","text":"` + markdownMark + `"}` + "\n",
+	} {
+		if IsPostMortem([]byte(head)) {
+			t.Errorf("IsPostMortem(%q) = true", head)
+		}
+	}
+}

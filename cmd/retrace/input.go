@@ -42,6 +42,9 @@ type inputs struct {
 	// callsUnprinted says that the command prints no text of any call,
 	// only counts: the calls' texts need no masking.
 	callsUnprinted bool
+	// out is the file the command writes, if any; it is checked against
+	// the inputs before they are read.
+	out *outFile
 }
 
 // A rawArg is a command-line argument taken as it is. Kong decodes strings
@@ -163,6 +166,11 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 	period, err := in.period(env.now())
 	if err != nil {
 		return err
+	}
+	if in.out != nil {
+		if err := in.out.check(paths, env.Stdin); err != nil {
+			return err
+		}
 	}
 	sources := w.expand(paths, period)
 	var format *parser.Format
