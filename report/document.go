@@ -148,7 +148,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 	}
 	for _, r := range benchSeries(analyzer.Timelines([]*analyzer.SessionReport{sr})) {
 		c := r.cells()
-		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: r.unit,
+		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: clean(r.unit, maxUnit),
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
 			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points})
 	}

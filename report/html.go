@@ -140,7 +140,7 @@ func charts(results []resultRow) []chart {
 		for i, b := range r.Points {
 			x := 40 + 260*float64(i)/float64(len(r.Points)-1)
 			y := 110 - 90*(b.Value-lo)/(hi-lo)
-			pt := chartPoint{X: coord(x), Y: coord(y), Msg: b.Msg, Value: number(b.Value), Unit: b.Unit, Context: clean(contextText(b.Context), 200)}
+			pt := chartPoint{X: coord(x), Y: coord(y), Msg: b.Msg, Value: number(b.Value), Unit: clean(b.Unit, maxUnit), Context: clean(contextText(b.Context), 200)}
 			c.Points = append(c.Points, pt)
 			line = append(line, pt.X+","+pt.Y)
 		}

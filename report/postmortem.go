@@ -118,7 +118,7 @@ func writeSessionMarkdown(w *bufio.Writer, s *sessionDoc) {
 	if len(s.Results) > 0 {
 		p("### Benchmark results\n\n| target | metric | unit | context | runs | first | best | last | change | trend | baseline |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n")
 		for _, r := range s.Results {
-			p("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(code(r.Target)), mdCell(mdEscape(clean(r.Label, 60))), r.Unit,
+			p("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(code(r.Target)), mdCell(mdEscape(clean(r.Label, 60))), mdCell(mdEscape(r.Unit)),
 				mdCell(code(r.Context)), r.Runs, r.First, r.Best, r.Last, r.Change, r.Trend, r.Baseline)
 		}
 		p("\n")

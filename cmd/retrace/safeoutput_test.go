@@ -355,3 +355,73 @@ func TestNonUTF8FileName(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalReadBack reads back retrace's own JSON Lines, as bench and
+// lessons do, after putting terminal poison in their fields, those retrace
+// itself fills from fixed lists (unit, format, parser) included: the
+// tables and Markdown hold none of it.
+func TestTerminalReadBack(t *testing.T) {
+	dir := t.TempDir()
+	path := poisoned(t, dir, "session.jsonl", terminalPoison)
+	var raw string
+	if err := json.Unmarshal([]byte(`"`+terminalPoison+`"`), &raw); err != nil {
+		t.Fatal(err)
+	}
+	raw += "\x9b2J" // the raw bytes after the JSON escapes, as JSON reads them
+	// poison sets every string of a record to itself with raw after it,
+	// but those that tie records together or say what they are.
+	structural := map[string]bool{"call_id": true, "path": true, "time": true, "kind": true, "category": true, "by": true, "role": true}
+	var poison func(v any) any
+	poison = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			return v + raw
+		case []any:
+			for i := range v {
+				v[i] = poison(v[i])
+			}
+		case map[string]any:
+			for k := range v {
+				if !structural[k] {
+					v[k] = poison(v[k])
+				}
+			}
+		}
+		return v
+	}
+	for _, cmd := range []string{"bench", "pairs"} {
+		status, stdout, stderr := run1(t, &Env{}, cmd, "-f", "jsonl", path)
+		if status != 0 || stdout == "" {
+			t.Fatalf("%s: status %d: %s", cmd, status, stderr)
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(poison(rec))
+			lines = append(lines, string(b))
+		}
+		if err := os.WriteFile(filepath.Join(dir, cmd+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"bench", "bench.jsonl"}, {"bench", "--runs", "bench.jsonl"}, {"bench", "-f", "csv", "bench.jsonl"},
+		{"lessons", "pairs.jsonl"}, {"lessons", "-f", "markdown", "pairs.jsonl"},
+	} {
+		args[len(args)-1] = filepath.Join(dir, args[len(args)-1])
+		t.Run(testName(dir, args), func(t *testing.T) {
+			status, stdout, stderr := run1(t, &Env{}, args...)
+			if status != 0 || strings.Count(stdout, "\n") < 2 {
+				t.Fatalf("status %d, output:\n%s\nstderr: %s", status, stdout, stderr)
+			}
+			for stream, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
+				if i, r, ok := unsafeRune(out); ok {
+					t.Errorf("%s holds %U at byte %d: %q", stream, r, i, out[max(0, i-40):min(len(out), i+40)])
+				}
+			}
+		})
+	}
+}
