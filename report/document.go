@@ -17,8 +17,14 @@ type document struct {
 	Totals     analyzer.Totals
 	Sentence   string // what the failures cost, in one line
 	Categories []categoryCount
-	Lessons    []*analyzer.Lesson // the most frequent first, at most maxLessons
-	Snippet    []string           // the lessons as instructions for an agent
+	Lessons    []lessonRow // the most frequent first, at most maxLessons
+	Snippet    []string    // the lessons as instructions for an agent
+}
+
+// A lessonRow is a lesson as the document lists it, its texts cleaned.
+type lessonRow struct {
+	Target, Wrong, Right string
+	Count                int
 }
 
 type categoryCount struct {
@@ -103,9 +109,8 @@ func newDocument(r *analyzer.Report) *document {
 			d.Categories = append(d.Categories, categoryCount{string(c), n})
 		}
 	}
-	d.Lessons = r.Lessons
-	if len(d.Lessons) > maxLessons {
-		d.Lessons = d.Lessons[:maxLessons]
+	for _, l := range r.Lessons[:min(len(r.Lessons), maxLessons)] {
+		d.Lessons = append(d.Lessons, lessonRow{Target: clean(l.Target, 200), Wrong: clean(l.Wrong, 200), Right: clean(l.Right, 200), Count: l.Count})
 	}
 	d.Snippet = snippetLines(r.Lessons)
 	for i, sr := range r.Sessions {
@@ -143,7 +148,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 	}
 	for _, r := range benchSeries(analyzer.Timelines([]*analyzer.SessionReport{sr})) {
 		c := r.cells()
-		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: r.unit,
+		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: clean(r.unit, maxUnit),
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
 			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points})
 	}

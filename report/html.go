@@ -8,6 +8,8 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -29,7 +31,26 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"x":        func(at float64) string { return coord(at * 1000) },
 	"width":    func(from, to float64) string { return coord(math.Max((to-from)*1000, 2)) },
 	"stamp":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"marked":   marked,
 }).Parse(pageTemplate))
+
+// shownRE matches what clean writes for an invisible character: \u202e,
+// \U000e0041.
+var shownRE = regexp.MustCompile(`\\(?:u[0-9a-f]{4}|U[0-9a-f]{8})`)
+
+// marked escapes text for HTML and sets apart each invisible character
+// that clean showed as its escape, with a span that names it on hover, so
+// that it cannot be taken for text. (Text that held the escape itself, six
+// characters, is marked the same way: either way nothing is hidden.)
+func marked(s string) template.HTML {
+	return template.HTML(shownRE.ReplaceAllStringFunc(template.HTMLEscapeString(s), func(m string) string {
+		r, err := strconv.ParseUint(m[2:], 16, 32)
+		if err != nil || !Invisible(rune(r)) {
+			return m
+		}
+		return fmt.Sprintf(`<span class="invisible" title="an invisible character, U+%04X">%s</span>`, r, m)
+	}))
+}
 
 // htmlPage is what the template renders.
 type htmlPage struct {
@@ -119,7 +140,7 @@ func charts(results []resultRow) []chart {
 		for i, b := range r.Points {
 			x := 40 + 260*float64(i)/float64(len(r.Points)-1)
 			y := 110 - 90*(b.Value-lo)/(hi-lo)
-			pt := chartPoint{X: coord(x), Y: coord(y), Msg: b.Msg, Value: number(b.Value), Unit: b.Unit, Context: clean(contextText(b.Context), 200)}
+			pt := chartPoint{X: coord(x), Y: coord(y), Msg: b.Msg, Value: number(b.Value), Unit: clean(b.Unit, maxUnit), Context: clean(contextText(b.Context), 200)}
 			c.Points = append(c.Points, pt)
 			line = append(line, pt.X+","+pt.Y)
 		}

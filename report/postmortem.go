@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,25 @@ import (
 
 // HTML is the format of a self-contained post-mortem page.
 const HTML = "html"
+
+// The marks a post-mortem carries in its first lines, so that a file can be
+// known for one PostMortem wrote (IsPostMortem): an HTML comment at the top
+// of the Markdown, which renders as nothing, and a generator meta element
+// in the page's head.
+const (
+	markdownMark = "<!-- Written by retrace report. -->"
+	htmlMark     = `<meta name="generator" content="retrace report">`
+)
+
+// IsPostMortem reports whether head, the first bytes of a file (a KiB is
+// enough), is the start of a post-mortem PostMortem wrote, in Markdown or
+// in HTML.
+func IsPostMortem(head []byte) bool {
+	if bytes.HasPrefix(head, []byte(markdownMark+"\n")) {
+		return true
+	}
+	return bytes.HasPrefix(head, []byte("<!DOCTYPE html>\n")) && bytes.Contains(head, []byte("\n"+htmlMark+"\n"))
+}
 
 // PostMortem writes the report people share: per session, what went wrong,
 // what fixed it, what it cost and what the benchmarks showed; across
@@ -30,7 +50,7 @@ func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
 // transcripts goes in code spans and fences, or is escaped.
 func writeMarkdown(w *bufio.Writer, d *document) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("# Post-mortem: %s\n\n", plural(d.Totals.Sessions, "session"))
+	p("%s\n# Post-mortem: %s\n\n", markdownMark, plural(d.Totals.Sessions, "session"))
 	p("%s, %s (%d fixed, %d never fixed), %d refused. %s\n\n",
 		plural(d.Totals.Calls, "call"), plural(d.Totals.Failures, "failure"),
 		d.Totals.Fixed, d.Totals.Unresolved, d.Totals.Rejected, mdEscape(d.Sentence))
@@ -98,7 +118,7 @@ func writeSessionMarkdown(w *bufio.Writer, s *sessionDoc) {
 	if len(s.Results) > 0 {
 		p("### Benchmark results\n\n| target | metric | unit | context | runs | first | best | last | change | trend | baseline |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n")
 		for _, r := range s.Results {
-			p("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(code(r.Target)), mdCell(mdEscape(clean(r.Label, 60))), r.Unit,
+			p("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(code(r.Target)), mdCell(mdEscape(clean(r.Label, 60))), mdCell(mdEscape(r.Unit)),
 				mdCell(code(r.Context)), r.Runs, r.First, r.Best, r.Last, r.Change, r.Trend, r.Baseline)
 		}
 		p("\n")

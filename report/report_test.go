@@ -129,7 +129,12 @@ func TestClean(t *testing.T) {
 		{"cursor\x1b[2Aup", 80, "cursorup"},
 		{"bell\x07 nul\x00", 80, "bell� nul�"},
 		{"bad \xff utf8", 80, "bad � utf8"},
-		{"bidi \u202etxt", 80, "bidi �txt"},
+		{"bidi \u202etxt", 80, `bidi \u202etxt`},
+		{"zero\u200bwidth\ufeff tag\U000e0041", 80, `zero\u200bwidth\ufeff tag\U000e0041`},
+		{"c1 \u0085nel \u009b", 80, "c1 �nel �"},
+		{"abcd\u202e", 10, `abcd\u202e`},
+		{"abcd\u202e", 9, "abcd…"},
+		{"abcde", 5, "abcde"},
 		{strings.Repeat("a", 20), 10, strings.Repeat("a", 10) + "…"},
 	} {
 		if got := clean(tt.in, tt.max); got != tt.want {
@@ -197,6 +202,29 @@ func TestMarkdownEscapes(t *testing.T) {
 	} {
 		if got := fence(tt.in, "sh"); got != tt.want {
 			t.Errorf("fence(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestIsPostMortem checks that a post-mortem, in either format, is known by
+// its first KiB, and that other files are not.
+func TestIsPostMortem(t *testing.T) {
+	rep := seedReport(t)
+	for _, format := range []string{Markdown, HTML} {
+		var b bytes.Buffer
+		if err := PostMortem(&b, Options{Format: format}, rep); err != nil {
+			t.Fatal(err)
+		}
+		if head := b.Bytes()[:1024]; !IsPostMortem(head) {
+			t.Errorf("a post-mortem in %s is not known by its first KiB:\n%s", format, head)
+		}
+	}
+	for _, head := range []string{
+		"", "# My notes\n", "<!DOCTYPE html>\n<html><head><title>x</title>",
+		"notes\n" + markdownMark + "\n", `{"type":"user","text":"` + markdownMark + `"}` + "\n",
+	} {
+		if IsPostMortem([]byte(head)) {
+			t.Errorf("IsPostMortem(%q) = true", head)
 		}
 	}
 }

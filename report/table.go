@@ -339,6 +339,11 @@ func change(ch *analyzer.Chain) string {
 	return s
 }
 
+// maxUnit bounds a unit in text for people. Units are retrace's own
+// (tok/s, samples/s), but those read back from its JSON Lines may be
+// anything, and are cleaned like any text.
+const maxUnit = 20
+
 // headline picks the number that best sums up a run, a throughput or an
 // average, else the first number, and writes it with its label.
 func headline(bench []*analyzer.Bench) string {
@@ -354,7 +359,7 @@ func headline(bench []*analyzer.Bench) string {
 			break
 		}
 	}
-	return clean(best.Label, 30) + " " + number(best.Value) + " " + best.Unit
+	return clean(best.Label, 30) + " " + number(best.Value) + " " + clean(best.Unit, maxUnit)
 }
 
 func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {
@@ -372,7 +377,7 @@ func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {
 		case b.Baseline:
 			value = paint(o, dim, value+" (baseline)")
 		}
-		row := []string{strconv.Itoa(b.Msg), clean(b.Target, 30), clean(b.Label, 30), value, b.Unit, clean(contextText(b.Context), 60)}
+		row := []string{strconv.Itoa(b.Msg), clean(b.Target, 30), clean(b.Label, 30), value, clean(b.Unit, maxUnit), clean(contextText(b.Context), 60)}
 		if names != nil {
 			row = append([]string{names[b.Session.Path]}, row...)
 		}
@@ -395,7 +400,7 @@ func timelineTable(w io.Writer, o Options, timelines []*analyzer.Timeline) error
 		if c.better != "" {
 			change = paint(o, c.better, change)
 		}
-		t.add(clean(r.target, 30), clean(r.label, 30), r.unit, clean(r.context, 44),
+		t.add(clean(r.target, 30), clean(r.label, 30), clean(r.unit, maxUnit), clean(r.context, 44),
 			strconv.Itoa(len(r.points)), c.first, c.best, c.last, change, c.trend, c.baseline)
 	}
 	return t.render(w)

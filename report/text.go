@@ -15,8 +15,9 @@ var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\
 
 // clean makes transcript text safe and compact for one table cell: escape
 // sequences are removed, so none acts on the terminal, other control
-// characters and invalid UTF-8 are replaced, and the text is cut to max
-// runes on one line.
+// characters and invalid UTF-8 are replaced, characters that print nothing
+// or turn the text around them are shown (see Invisible), and the text is
+// cut to max runes on one line.
 func clean(s string, max int) string {
 	s = escapeRE.ReplaceAllString(s, "")
 	var b strings.Builder
@@ -25,6 +26,7 @@ func clean(s string, max int) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
+		text := ""
 		switch {
 		case r == utf8.RuneError && size == 1:
 			r = '�'
@@ -34,17 +36,23 @@ func clean(s string, max int) string {
 			}
 			space = true
 			r = ' '
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+		case Invisible(r):
+			text = shown(r)
+		case unicode.IsControl(r):
 			r = '�'
+		}
+		if text == "" {
+			text = string(r)
 		}
 		if r != ' ' {
 			space = false
 		}
-		if n == max {
+		w := utf8.RuneCountInString(text)
+		if n+w > max {
 			return strings.TrimRight(b.String(), " ") + "…"
 		}
-		b.WriteRune(r)
-		n++
+		b.WriteString(text)
+		n += w
 	}
 	return strings.TrimRight(b.String(), " ")
 }
@@ -55,26 +63,53 @@ func cleanLine(s string, max int) string {
 	s = escapeRE.ReplaceAllString(s, "")
 	var b strings.Builder
 	n := 0
-	for i := 0; i < len(s) && n < max; {
+	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
+		text := string(r)
 		switch {
 		case r == utf8.RuneError && size == 1:
-			r = '�'
+			text = "�"
 		case r == '\t':
-			b.WriteString("    ")
-			n += 4
-			continue
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
-			r = '�'
+			text = "    "
+		case Invisible(r):
+			text = shown(r)
+		case unicode.IsControl(r):
+			text = "�"
 		}
-		b.WriteRune(r)
-		n++
-	}
-	if n >= max && utf8.RuneCountInString(s) > max {
-		b.WriteString("…")
+		w := utf8.RuneCountInString(text)
+		if n+w > max {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(text)
+		n += w
 	}
 	return strings.TrimRight(b.String(), " ")
+}
+
+// Invisible reports whether r prints nothing, or changes how the text
+// around it reads, without being a control character: Unicode's format
+// characters (zero-width spaces and joiners, bidi overrides and isolates,
+// the byte order mark, tags), the line and paragraph separators, and the
+// Hangul fillers, which print as blank letters. Any of them can make a
+// command read as another. Text for people shows each as its escape
+// (shown); JSON escapes it.
+func Invisible(r rune) bool {
+	switch r {
+	case '\u2028', '\u2029', '\u115f', '\u1160', '\u3164', '\uffa0':
+		return true
+	}
+	return r > 0x7f && unicode.Is(unicode.Cf, r)
+}
+
+// shown writes an invisible character as Go escapes it: \u202e,
+// \U000e0041.
+func shown(r rune) string {
+	if r > 0xffff {
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }
 
 // cleanText makes multi-line transcript text safe for a document: escape

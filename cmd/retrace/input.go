@@ -11,12 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 	"github.com/klauspost/compress/zstd"
@@ -45,6 +42,9 @@ type inputs struct {
 	// callsUnprinted says that the command prints no text of any call,
 	// only counts: the calls' texts need no masking.
 	callsUnprinted bool
+	// out is the file the command writes, if any; it is checked against
+	// the inputs before they are read.
+	out *outFile
 }
 
 // A rawArg is a command-line argument taken as it is. Kong decodes strings
@@ -166,6 +166,11 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 	period, err := in.period(env.now())
 	if err != nil {
 		return err
+	}
+	if in.out != nil {
+		if err := in.out.check(paths, env.Stdin); err != nil {
+			return err
+		}
 	}
 	sources := w.expand(paths, period)
 	var format *parser.Format
@@ -607,7 +612,7 @@ func (w *warner) print(format string, args ...any) {
 	if w.held != nil {
 		out = w.held
 	}
-	fmt.Fprintln(out, visible(fmt.Sprintf(format, args...)))
+	say(out, format, args...)
 }
 
 // holdWhile keeps the messages back while the progress bar p is shown, so
@@ -627,27 +632,6 @@ func (w *warner) release() {
 		w.w.Write(w.held.Bytes())
 		w.held = nil
 	}
-}
-
-// visible escapes what in a message could act on a terminal, as Go quotes
-// strings: control characters and bytes that are not UTF-8, which file
-// names may hold, become \x1b, \xff and the like.
-func visible(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t' || !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += size
-	}
-	return b.String()
 }
 
 // A usageError is a mistake in how retrace was called.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,8 +62,8 @@ func defaultPaths(env *Env, w *warner) ([]string, error) {
 		}
 	}
 	if len(found) == 0 {
-		return nil, usageError("no transcripts found in the default locations (" + strings.Join(tried, ", ") +
-			").\nName transcript files or directories: retrace summary PATH...")
+		return nil, errors.Join(usageError("no transcripts found in the default locations ("+strings.Join(tried, ", ")+")."),
+			usageError("Name transcript files or directories: retrace summary PATH..."))
 	}
 	return found, nil
 }

@@ -22,7 +22,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -149,12 +148,13 @@ func run(args []string, env *Env) (status int) {
 	}
 	ctx, err := k.Parse(args)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "retrace: error: %v\nRun \"retrace --help\" for usage.\n", err)
+		sayError(env.Stderr, "retrace: error: ", err)
+		say(env.Stderr, `Run "retrace --help" for usage.`)
 		return 2
 	}
 	stop, err := cli.Profiles.start()
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "retrace: error: %v\n", err)
+		sayError(env.Stderr, "retrace: error: ", err)
 		return 1
 	}
 	err = ctx.Run(&cli.Globals, env)
@@ -167,10 +167,10 @@ func run(args []string, env *Env) (status int) {
 	case errors.Is(err, errPartial):
 		return 1
 	case errors.As(err, new(usageError)):
-		fmt.Fprintf(env.Stderr, "retrace: %v\n", err)
+		sayError(env.Stderr, "retrace: ", err)
 		return 2
 	}
-	fmt.Fprintf(env.Stderr, "retrace: error: %v\n", err)
+	sayError(env.Stderr, "retrace: error: ", err)
 	return 1
 }
 

@@ -40,6 +40,10 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESTDATA", testdata)
+			// $ESC and $BEL put raw control characters in arguments,
+			// which a script cannot write otherwise.
+			e.Setenv("ESC", "\x1b")
+			e.Setenv("BEL", "\a")
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -2,66 +2,42 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
-	"os"
+	"io"
 
-	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/report"
 )
 
 type reportCmd struct {
 	inputs
 	Format string `short:"f" enum:"markdown,html" default:"markdown" help:"Output format (${enum}): Markdown for a pull request or a wiki, or one self-contained HTML page."`
-	Output string `short:"o" name:"output" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	Output string `short:"o" name:"output" placeholder:"FILE" help:"Write the report to FILE instead of standard output. FILE may not be an input, and an existing FILE is replaced only when it is an earlier report or empty."`
+	Force  bool   `help:"Let -o replace an existing FILE that is not an earlier report (never an input)."`
 }
 
 // Run writes the post-mortem of the transcripts.
 func (c *reportCmd) Run(g *Globals, env *Env) error {
+	if c.Output != "" {
+		c.out = &outFile{path: c.Output, force: c.Force, wrote: report.IsPostMortem}
+	}
 	rep, loadErr := c.load(g, env)
 	if rep == nil {
 		return loadErr
 	}
-	if err := c.refuseOverwrite(rep); err != nil {
-		return err
-	}
-	w := env.Stdout
-	var file *os.File
-	if c.Output != "" {
-		f, err := os.Create(c.Output)
-		if err != nil {
+	render := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := report.PostMortem(bw, report.Options{Format: c.Format}, rep); err != nil {
 			return err
 		}
-		file, w = f, f
+		return bw.Flush()
 	}
-	bw := bufio.NewWriter(w)
-	err := report.PostMortem(bw, report.Options{Format: c.Format}, rep)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if file != nil {
-		err = errors.Join(err, file.Close())
+	var err error
+	if c.out != nil {
+		err = c.out.write(render)
+	} else {
+		err = render(env.Stdout)
 	}
 	if err != nil {
 		return err
 	}
 	return loadErr
-}
-
-// refuseOverwrite returns a usage error when the -o file is one of the
-// transcripts read: found in a directory, or named through a link.
-func (c *reportCmd) refuseOverwrite(rep *analyzer.Report) error {
-	if c.Output == "" {
-		return nil
-	}
-	out, err := os.Stat(c.Output)
-	if err != nil {
-		return nil // a new file
-	}
-	for _, s := range rep.Sessions {
-		if in, err := os.Stat(s.Session.Path); err == nil && os.SameFile(in, out) {
-			return usageError(fmt.Sprintf("-o %s would overwrite an input", c.Output))
-		}
-	}
-	return nil
 }

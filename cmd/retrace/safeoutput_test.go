@@ -56,10 +56,11 @@ func jsonBody(s string) string {
 // terminalPoison holds what could act on a terminal: colours and blinking
 // (an SGR retrace never writes), a hyperlink, a window title, a device
 // control string, bell, backspace, delete, a bidi override, a line
-// separator, a carriage return, NUL; then an 8-bit CSI and a byte that is
-// not UTF-8, written raw.
+// separator, a zero-width space, a byte order mark, a tag character, a
+// carriage return, NUL; then an 8-bit CSI and a byte that is not UTF-8,
+// written raw.
 var terminalPoison = jsonBody("\x1b[5;41mBLINK\x1b[0m\x1b]8;;http://evil.example/\x07link\x1b]8;;\x07\x1b]0;pwned\x07"+
-	"\x1bP1$r\x1b\\\x07\x08\x7f\u202eevil\u2028\r\x00") + "\x9b2J\xff"
+	"\x1bP1$r\x1b\\\x07\x08\x7f\u202eevil\u2028\u200b\ufeff\U000e0041\r\x00") + "\x9b2J\xff"
 
 // run1 runs retrace in-process and returns its status and streams. The
 // analysis commands get --no-redact, so that no mask hides what the
@@ -96,15 +97,16 @@ func testName(dir string, args []string) string {
 var sgrRE = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // unsafeRune returns the first character of s a terminal could act on
-// other than as text, with its offset: a control character but the line
-// feed, a line or paragraph separator, a bidi control, or a byte that is
-// not UTF-8.
+// other than as text, or that prints nothing, with its offset: a control
+// character but the line feed, a line or paragraph separator, a format
+// character (bidi controls, zero-width characters, tags), or a byte that
+// is not UTF-8.
 func unsafeRune(s string) (int, rune, bool) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 ||
 			r != '\n' && unicode.IsControl(r) ||
-			r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
 			return i, r, true
 		}
 		i += size
@@ -351,5 +353,75 @@ func TestNonUTF8FileName(t *testing.T) {
 		if status, _, stderr := run1(t, &Env{}, args...); status != 0 {
 			t.Errorf("%s: status %d: %s", args[0], status, stderr)
 		}
+	}
+}
+
+// TestTerminalReadBack reads back retrace's own JSON Lines, as bench and
+// lessons do, after putting terminal poison in their fields, those retrace
+// itself fills from fixed lists (unit, format, parser) included: the
+// tables and Markdown hold none of it.
+func TestTerminalReadBack(t *testing.T) {
+	dir := t.TempDir()
+	path := poisoned(t, dir, "session.jsonl", terminalPoison)
+	var raw string
+	if err := json.Unmarshal([]byte(`"`+terminalPoison+`"`), &raw); err != nil {
+		t.Fatal(err)
+	}
+	raw += "\x9b2J" // the raw bytes after the JSON escapes, as JSON reads them
+	// poison sets every string of a record to itself with raw after it,
+	// but those that tie records together or say what they are.
+	structural := map[string]bool{"call_id": true, "path": true, "time": true, "kind": true, "category": true, "by": true, "role": true}
+	var poison func(v any) any
+	poison = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			return v + raw
+		case []any:
+			for i := range v {
+				v[i] = poison(v[i])
+			}
+		case map[string]any:
+			for k := range v {
+				if !structural[k] {
+					v[k] = poison(v[k])
+				}
+			}
+		}
+		return v
+	}
+	for _, cmd := range []string{"bench", "pairs"} {
+		status, stdout, stderr := run1(t, &Env{}, cmd, "-f", "jsonl", path)
+		if status != 0 || stdout == "" {
+			t.Fatalf("%s: status %d: %s", cmd, status, stderr)
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(poison(rec))
+			lines = append(lines, string(b))
+		}
+		if err := os.WriteFile(filepath.Join(dir, cmd+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"bench", "bench.jsonl"}, {"bench", "--runs", "bench.jsonl"}, {"bench", "-f", "csv", "bench.jsonl"},
+		{"lessons", "pairs.jsonl"}, {"lessons", "-f", "markdown", "pairs.jsonl"},
+	} {
+		args[len(args)-1] = filepath.Join(dir, args[len(args)-1])
+		t.Run(testName(dir, args), func(t *testing.T) {
+			status, stdout, stderr := run1(t, &Env{}, args...)
+			if status != 0 || strings.Count(stdout, "\n") < 2 {
+				t.Fatalf("status %d, output:\n%s\nstderr: %s", status, stdout, stderr)
+			}
+			for stream, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
+				if i, r, ok := unsafeRune(out); ok {
+					t.Errorf("%s holds %U at byte %d: %q", stream, r, i, out[max(0, i-40):min(len(out), i+40)])
+				}
+			}
+		})
 	}
 }

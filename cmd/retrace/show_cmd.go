@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,10 +41,10 @@ func (c *showCmd) Run(g *Globals, env *Env) error {
 	}
 	if len(chains) == 0 {
 		if sel == "" {
-			fmt.Fprintf(env.Stderr, "retrace: %s has no failed calls\n", file)
+			say(env.Stderr, "retrace: %s has no failed calls", file)
 			return loadErr
 		}
-		fmt.Fprintf(env.Stderr, "retrace: %s: no failure chain holds call %q (see \"retrace pairs %s\")\n", file, sel, file)
+		say(env.Stderr, "retrace: %s: no failure chain holds call %q (see \"retrace pairs %s\")", file, sel, file)
 		return errPartial
 	}
 	w := bufio.NewWriter(env.Stdout)
