@@ -513,6 +513,9 @@ func blame(cmd *Command, d *Diagnosis) string {
 		return ""
 	}
 	if slices.Contains(cmd.Filters, prog) {
+		if d.Category == CommandNotFound {
+			return "" // the agent runs the command again without the filter
+		}
 		return prog
 	}
 	for _, argv := range cmd.Others {

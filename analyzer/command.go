@@ -51,6 +51,8 @@ type Command struct {
 	hiddenBy string
 	// asked reports that the command is the condition of an if or a loop.
 	asked bool
+	// stdin is the file redirected to the command's standard input.
+	stdin string
 	// hidden are the other commands of the line whose failure its status
 	// hides and that the line does not expect to fail: not followed by
 	// `|| …`, not a condition.
@@ -109,10 +111,43 @@ func ParseCommand(line string) *Command {
 	c := &Command{Line: line}
 	c.parse(line, 0)
 	c.Target, c.Args = identify(c.Argv)
+	c.Target = patchTarget(c)
 	if len(c.Ends) == 0 && c.Target != "" {
 		c.Ends = []string{c.Target}
 	}
 	return c
+}
+
+// patchTarget returns the target of a command that applies a patch file,
+// named with the file: a different patch is a different change, not a
+// retry (`patch -p1 < fix.patch`, `git apply fix.patch`). Other targets are
+// returned as they are.
+func patchTarget(c *Command) string {
+	file := ""
+	switch c.Target {
+	case "patch":
+		file = c.stdin
+		for i, a := range c.Args {
+			if (a == "-i" || a == "--input") && i+1 < len(c.Args) {
+				file = c.Args[i+1]
+			} else if v, ok := strings.CutPrefix(a, "--input="); ok {
+				file = v
+			}
+		}
+	case "git apply", "git am":
+		for _, a := range c.Args {
+			if !strings.HasPrefix(a, "-") {
+				file = a
+			}
+		}
+		if file == "" {
+			file = c.stdin
+		}
+	}
+	if file == "" {
+		return c.Target
+	}
+	return c.Target + " " + path.Base(file)
 }
 
 // Status returns the target of the command whose exit status the line's
@@ -168,6 +203,7 @@ func (c *Command) parse(line string, depth int) {
 	}
 	c.Fallback = s.fallback
 	c.asked = s.cond
+	c.stdin = s.stdin
 	c.Argv = s.argv
 	var ends []string
 	for _, s := range simple {
@@ -214,6 +250,12 @@ func (c *Command) peel(depth int) {
 			rest := skipOptions(args, "sk", "")
 			if len(rest) > 0 {
 				c.Limit, rest = rest[0], rest[1:]
+			}
+			// `timeout 5 RUST_LOG=info app` runs no program named
+			// RUST_LOG=info (it fails), but the line meant app.
+			for len(rest) > 1 && isAssignment(rest[0]) {
+				c.Env = append(c.Env, rest[0])
+				rest = rest[1:]
 			}
 			c.Argv = rest
 		case "nohup", "time", "command", "exec", "builtin", "unbuffer", "caffeinate":
@@ -282,6 +324,7 @@ type simple struct {
 	fallback   string     // the text `|| echo …` prints when it fails
 	background bool       // run with &
 	cond       bool       // the condition of an if or while
+	stdin      string     // the file redirected to its standard input
 	writes     []string
 }
 
@@ -518,6 +561,10 @@ func callSimple(call *syntax.CallExpr, redirs []*syntax.Redirect, masked bool) s
 	}
 	for _, r := range redirs {
 		switch r.Op {
+		case syntax.RdrIn:
+			if r.Word != nil {
+				s.stdin = wordString(r.Word)
+			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 			if r.Word != nil {
 				if w := wordString(r.Word); w != "/dev/null" && !strings.HasPrefix(w, "&") {
@@ -540,9 +587,11 @@ var setupPrograms = map[string]bool{
 }
 
 // pickCommand returns the index of the command of interest: the first that
-// is not a setup step, or else the first, or -1 when there is none.
+// is not a setup step nor a cleanup before another (the killall of
+// `killall app; ./app`), or else the first that is not a setup step, or
+// else the first; -1 when there is none.
 func pickCommand(simple []simple) int {
-	first := -1
+	first, cleaning := -1, -1
 	for i, s := range simple {
 		if len(s.argv) == 0 {
 			continue
@@ -554,9 +603,18 @@ func pickCommand(simple []simple) int {
 		if prog == "conda" && len(s.argv) > 1 && s.argv[1] != "activate" && s.argv[1] != "deactivate" {
 			return i
 		}
-		if !setupPrograms[prog] && !writesFile(s) {
+		if setupPrograms[prog] || writesFile(s) {
+			continue
+		}
+		if !cleanup(s.argv) {
 			return i
 		}
+		if cleaning < 0 {
+			cleaning = i
+		}
+	}
+	if cleaning >= 0 {
+		return cleaning
 	}
 	return first
 }

@@ -129,7 +129,12 @@ var rules = slices.Concat(
 		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
 			`(?m)^\S+\.\w+:\d+:\d+: (?:fatal )?error: .*$`,
 			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
-			"(?m)^.*: undefined reference to `.*$")},
+			"(?m)^.*: undefined reference to `.*$",
+			// cargo: rustc's errors whose place is on the next line, its
+			// summary, and dependencies it could not resolve.
+			`(?m)^error(?:\[E\d+\])?: .*\n\s+--> \S+:\d+:\d+\s*$`,
+			"(?m)^error: could not compile `.*$",
+			`(?m)^error: (?:no matching package named|failed to select a version for|failed to load manifest|failed to parse manifest|failed to get `+"`"+`).*$`)},
 		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
 		{name: "disk-full", doc: "no space left on the disk, or over quota; filed as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
@@ -146,7 +151,8 @@ var rules = slices.Concat(
 			`(?mi)^.*(?:permission denied|operation not permitted|access is denied|sudo: a (?:password|terminal) is required).*$`,
 			`(?m)^.*(?:EACCES|EPERM).*$`)},
 		{name: "missing-file", doc: "files and directories that do not exist", category: MissingFile, match: matchRE(MissingFile,
-			`(?mi)^.*(?:no such file or directory|file or directory not found|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`)},
+			`(?mi)^.*(?:no such file or directory|file or directory not found|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`,
+			`(?m)^(?:\S*sh|\(eval\)):(?:\d+: )? ?no matches found: .*$`)}, // zsh's glob that matched nothing
 	},
 	// Build tools in their own words, after the categories that say more
 	// (a refused connection, a missing file under a failed build); make,
@@ -273,6 +279,10 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 			d.Evidence = strings.TrimSuffix(d.Evidence, " despite exit status 0") + " after the server's ready line, though the agent's timeout stopped it"
 		case d == nil && !served:
 			d = hiddenFailure(out, cmd)
+			if d != nil && d.Category == NonzeroExit && movedToBackground(c) != "" {
+				d.Category = Timeout // it hung, then its fallback ran
+				d.Evidence += "; " + movedToBackground(c)
+			}
 		}
 		return d
 	}
@@ -293,6 +303,14 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 		// nothing in its output to name the failure: it hung.
 		d.Category = Timeout
 		d.Evidence += "; " + movedToBackground(c)
+	case c.Exit != nil && networkExit(cmd.Status(), *c.Exit) != "":
+		// Quiet downloads (wget -q, curl -s) say why only by their
+		// status.
+		d.Category = Connection
+		d.Evidence += "; " + networkExit(cmd.Status(), *c.Exit)
+		if d.Message == recorded {
+			d.Message = networkExit(cmd.Status(), *c.Exit)
+		}
 	case c.Exit != nil && *c.Exit == 137 && killedRE.MatchString(lastLine(out)):
 		// SIGKILL with the shell's "Killed": most often the kernel's
 		// out-of-memory killer.
@@ -332,6 +350,24 @@ func matchRules(out string, cmd *Command, claimsSuccess bool, use func(*rule) bo
 		return d
 	}
 	return nil
+}
+
+// networkExit says what the exit status of wget or curl means when it is
+// a network failure, or "".
+func networkExit(prog string, exit int) string {
+	switch {
+	case prog == "wget" && exit == 4:
+		return "wget exit status 4: network failure"
+	case prog == "curl" && (exit == 6 || exit == 7 || exit == 28 || exit == 35 || exit == 52 || exit == 56):
+		return fmt.Sprintf("curl exit status %d: %s", exit, curlExits[exit])
+	}
+	return ""
+}
+
+// curlExits names curl's exit statuses that are network failures.
+var curlExits = map[int]string{
+	6: "could not resolve host", 7: "failed to connect", 28: "operation timed out",
+	35: "TLS handshake failed", 52: "empty reply from server", 56: "failure receiving network data",
 }
 
 // recordEvidence says how the call's own record marks it failed, or "".

@@ -45,7 +45,7 @@ var usageFamilies = []usageFamily{
 	{
 		name:      "git",
 		doc:       "git: an unknown subcommand with the most similar ones, an unknown option with git's usage",
-		errorRE:   mustPre("(?m)^(?:(?P<msg>git: '(?P<bad>[^']+)' is not a git command\\. See 'git --help'\\.)|error: (?P<msg2>unknown (?:option|switch) [`'](?P<bad2>[^'`]+)')|(?P<msg3>fatal: unrecognized argument: (?P<bad3>\\S+)))$"),
+		errorRE:   mustPre("(?m)^(?:(?P<msg>git: '(?P<bad>[^']+)' is not a git command\\. See 'git --help'\\.)|error: (?P<msg2>unknown (?:option|switch) [`'](?P<bad2>[^'`]+)')|(?P<msg3>fatal: unrecognized argument: (?P<bad3>\\S+))|(?P<msg4>fatal: ambiguous argument '(?P<bad4>[^']+)': unknown revision or path not in the working tree\\.)|(?P<msg5>fatal: bad revision '(?P<bad5>[^']+)'))$"),
 		suggestRE: mustPre(`(?m)^\t(\S+)$`),
 		flagsRE:   mustPre(`(?m)^usage: git `),
 		programs:  []string{"git"},

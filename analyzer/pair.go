@@ -108,7 +108,7 @@ type Cost struct {
 
 // Lookahead bounds the search for a retry: a chain ends, unresolved, when
 // Lookahead calls pass after its last attempt without one.
-const Lookahead = 50
+const Lookahead = 100
 
 // pair builds the failure chains of the session. Each failure that is not
 // already part of a chain starts one; the chain takes the next calls with
@@ -139,8 +139,8 @@ func (a *sessionAnalysis) follow(i, n int) (attempts []int, fix int, short bool)
 	attempts = []int{i}
 	j := i + 1
 	for ; j < n && j-attempts[len(attempts)-1] <= Lookahead; j++ {
-		if a.asksHelp(j) {
-			continue
+		if a.asksHelp(j) || unfinished(a.s.Calls[j]) {
+			continue // no outcome to judge
 		}
 		if a.sameTarget(i, j) {
 			if g := a.failures[j]; g != nil {
@@ -194,6 +194,18 @@ func (a *sessionAnalysis) settled(n int) int {
 	return best
 }
 
+// neverRan reports whether a failure is of a command that did not run:
+// the agent's harness or the shell failed before it.
+func neverRan(f *Failure) bool {
+	return f != nil && (f.Category == AgentToolError || f.Category == ShellSyntax)
+}
+
+// unfinished reports whether a call has no outcome: it was still running,
+// or its result is not in the transcript.
+func unfinished(c *parser.Call) bool {
+	return c.Status == "running" || c.Status == "no-result"
+}
+
 // sameTarget reports whether calls i and j run the same thing in the same
 // place.
 func (a *sessionAnalysis) sameTarget(i, j int) bool {
@@ -218,7 +230,7 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	// Looking at one file and then at another is exploring, not retrying:
 	// a viewer's retry must look at one of the same things.
 	if looks(a.cmds[i]) {
-		return sharesWord(a.cmds[i], a.cmds[j])
+		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i]))
 	}
 	return true
 }
@@ -233,8 +245,11 @@ func looks(cmd *Command) bool {
 // sharesWord reports whether two commands look at the same thing: they
 // have a path in common (a word with a slash, a backslash, a dot or a
 // colon), or, when the first names no path, any word other than a flag.
-// Trailing slashes do not count.
-func sharesWord(x, y *Command) bool {
+// A command that names nothing and filters nothing looks at everything:
+// as the second, it is the first's retry, and as the first, any second
+// is; so is any second when the first names nothing and never ran, its
+// filters unread. Trailing slashes do not count.
+func sharesWord(x, y *Command, neverRan bool) bool {
 	words := func(c *Command, pathsOnly bool) []string {
 		var out []string
 		for _, w := range c.Args {
@@ -249,6 +264,12 @@ func sharesWord(x, y *Command) bool {
 	if !pathsOnly {
 		xw = words(x, false)
 	}
+	if len(words(y, false)) == 0 && len(y.Filters) == 0 {
+		return true // a look at everything it looks at: the same look, wider
+	}
+	if len(xw) == 0 && (len(x.Filters) == 0 || neverRan) {
+		return true // it looked at nothing in particular: any look again is its retry
+	}
 	yw := words(y, pathsOnly)
 	return slices.ContainsFunc(xw, func(w string) bool { return slices.Contains(yw, w) })
 }
@@ -259,7 +280,8 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 	ci, cj := a.cmds[i], a.cmds[j]
 	t := a.targets[i]
 	return ci != nil && cj != nil && t != "" && cj.Target != t && ci.Host == cj.Host &&
-		a.s.Calls[i].Sidechain == a.s.Calls[j].Sidechain && cj.Runs(t)
+		a.s.Calls[i].Sidechain == a.s.Calls[j].Sidechain && cj.Runs(t) &&
+		(!looks(ci) || sharesWord(ci, cj, false))
 }
 
 func (a *sessionAnalysis) asksHelp(j int) bool {
@@ -381,8 +403,9 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
 	ownLine := a.targets[fix] != a.targets[last]
 	if !ownLine && !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
-		if a.cmds[fix] == nil || !slices.Equal(a.cmds[last].Argv, a.cmds[fix].Argv) || !slices.Equal(a.cmds[last].Env, a.cmds[fix].Env) {
-			return FixArgv, nil
+		cl, cf := a.cmds[last], a.cmds[fix]
+		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) {
+			return FixArgv, nil // its arguments or the filters of its pipeline changed
 		}
 		ownLine = true // only the commands around it changed
 	}
@@ -444,7 +467,7 @@ func sameFile(x, y string) bool {
 func sameInvocation(x, y *parser.Call, cx, cy *Command) bool {
 	if cx != nil && cy != nil {
 		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) &&
-			slices.EqualFunc(cx.Others, cy.Others, slices.Equal)
+			slices.Equal(cx.Filters, cy.Filters) && slices.EqualFunc(cx.Others, cy.Others, slices.Equal)
 	}
 	if x.Command != y.Command || len(x.Args) != len(y.Args) {
 		return false

@@ -22,6 +22,9 @@ type step struct {
 	tool string // "Edit", "Read", …; "" for Bash
 	file string
 	side string // sidechain
+	// status is the call's status ("no-result"); its exit code is then
+	// unknown.
+	status string
 }
 
 // session builds a session whose calls are one second apart, one per
@@ -40,10 +43,13 @@ func session(steps ...step) *parser.Session {
 			Output: st.out, Sidechain: st.side,
 			Start: t0.Add(time.Duration(i) * time.Second),
 		}
-		if c.Kind == parser.Shell {
+		switch {
+		case st.status != "":
+			c.Status = st.status
+		case c.Kind == parser.Shell:
 			exit := st.exit
 			c.Exit = &exit
-		} else {
+		default:
 			c.IsError = st.exit != 0
 		}
 		s.Calls = append(s.Calls, c)
@@ -169,6 +175,44 @@ func TestPair(t *testing.T) {
 			{cmd: "rm -rf build", exit: 1, out: "The user doesn't want to proceed with this tool use."},
 			{cmd: "rm -rf build"}},
 			nil},
+		{"a cleanup before the command is not its target", []step{
+			{cmd: "killall app; ./app --port 8080", exit: 1, out: "listen tcp :8080: bind: address already in use"},
+			{cmd: "./app --port 8081"}},
+			[]string{"c1 → c2 argv"}},
+		{"an init script is not the program it starts", []step{
+			{cmd: "/usr/sbin/blocky --config /etc/blocky.yml validate", exit: 1, out: "Error: unknown command \"validate\" for \"blocky\"\nRun 'blocky --help' for usage."},
+			{cmd: "/etc/init.d/blocky restart"},
+			{cmd: "/usr/sbin/blocky --config /etc/blocky.yml"}},
+			[]string{"c1 → c3 argv"}},
+		{"a different patch is a different change", []step{
+			{cmd: "patch -p1 < fix.patch", exit: 2, out: "patching file src/x.py\npatch: **** malformed patch at line 35:      return x"},
+			{cmd: "patch -p1 < fix_v2.patch", out: "patching file src/x.py"}},
+			[]string{"c1 → unresolved"}},
+		{"a call with no result is no fix", []step{
+			{cmd: "import -window root /tmp/a.png", exit: 1, out: "import: missing an image filename `/tmp/a.png' @ error/import.c/ImportImageCommand/1289."},
+			{cmd: "import -window root /tmp/b.png", status: "no-result"}},
+			[]string{"c1 → unresolved"}},
+		{"a filter not found: the retry without it", []step{
+			{cmd: "cargo test 2>&1 | tail -30", exit: 127, out: "zsh: command not found: tail"},
+			{cmd: "cargo test"}},
+			[]string{"c1 → c2 argv"}},
+		{"an assignment after timeout belongs to the program", []step{
+			{cmd: "timeout 5 RUST_LOG=info ./app", exit: 127, out: "timeout: failed to run command ‘RUST_LOG=info’: No such file or directory"},
+			{cmd: "RUST_LOG=info timeout 5 ./app"}},
+			[]string{"c1 → c2 same"}},
+		{"a look that never ran is retried by the next of its kind", []step{
+			{cmd: `powershell.exe -Command "Get-ScheduledTask | Where-Object {$_.TaskPath -eq '\'} | Select-Object -First 3"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Get-ScheduledTask | Where-Object State -eq Ready"`}},
+			[]string{"c1 → c2 argv"}},
+		{"a look that never ran is not retried by a look at something else", []step{
+			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SYSTEM\Control\WDigest' -Name UseLogonCredential"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SOFTWARE\Policies\Spynet' -Name SpynetReporting"`},
+			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SYSTEM\Control\WDigest'"`}},
+			[]string{"c1 → c3 argv"}},
+		{"a wider look is a retry", []step{
+			{cmd: "ls -la docs/audit/", exit: 2, out: "ls: cannot access 'docs/audit/': No such file or directory"},
+			{cmd: "cd ~/notes/docs/audit && ls -lh"}},
+			[]string{"c1 → c2 argv"}},
 		{"tool error fixed by a new edit", []step{
 			{tool: "Edit", file: "x.go", exit: 1, out: "<tool_use_error>String to replace not found in file.</tool_use_error>"},
 			{tool: "Read", file: "x.go"},

@@ -56,6 +56,8 @@ func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
 		id = m[1]
 	}
 	switch {
+	case id == "NativeCommandError":
+		d.Category = NonzeroExit // a program's own error output, which PowerShell wraps
 	case strings.Contains(msg, "but the module could not be"):
 		d.Category = Exception // the cmdlet exists; its module failed
 	case psMissingRE.MatchString(msg):

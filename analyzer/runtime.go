@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"path"
 	"strconv"
 	"strings"
 )
@@ -20,7 +21,7 @@ var (
 
 // matchNode recognizes an uncaught Node.js error: "TypeError: …" followed
 // by "    at …" frames, and usually Node's "Node.js vX" banner.
-func matchNode(out string, _ *Command, claimsSuccess bool) *Diagnosis {
+func matchNode(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 	for _, m := range nodeErrorRE.FindAllStringSubmatchIndex(out, -1) {
 		frames := nodeFrames(out[m[1]:])
 		if frames == nil {
@@ -40,6 +41,9 @@ func matchNode(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 		d := &Diagnosis{Category: exceptionCategory(typ, msg), Message: cut(out[m[0]:m[1]], 200), Exception: exc}
 		if mm := nodeModuleRE.FindStringSubmatch(msg); mm != nil {
 			d.Module = mm[1]
+			if cmd != nil && path.Base(mm[1]) == cmd.Target {
+				d.Category = MissingFile // the script it was to run is not there
+			}
 		}
 		return d
 	}

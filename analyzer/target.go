@@ -71,6 +71,11 @@ func identifyDepth(argv []string, depth int) (string, []string) {
 	}
 	prog := programName(argv[0])
 	rest := argv[1:]
+	if strings.Contains(argv[0], "/init.d/") {
+		// A service's init script, not the program it starts:
+		// /etc/init.d/nginx restart.
+		return "init.d/" + prog, rest
+	}
 	if depth < maxDepth {
 		if sub, ok := runners[prog]; ok {
 			if r, ok := afterRunner(prog, sub, rest); ok {
