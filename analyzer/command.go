@@ -90,6 +90,17 @@ func (c *Command) HasArg(words ...string) bool {
 	return false
 }
 
+// other returns the command of the line, other than its command of
+// interest, whose target is target; nil if none.
+func (c *Command) other(target string) *Command {
+	for _, argv := range c.Others {
+		if t, args := identify(argv); t == target {
+			return &Command{Line: c.Line, Argv: argv, Target: t, Args: args}
+		}
+	}
+	return nil
+}
+
 // Runs reports whether the line runs target, as its command of interest
 // or as another of its commands: `pip install mkdocs && mkdocs build`
 // runs mkdocs.

@@ -138,9 +138,10 @@ func (a *sessionAnalysis) pair() []*Chain {
 func (a *sessionAnalysis) follow(i, n int) (attempts []int, fix int, short bool) {
 	attempts = []int{i}
 	j := i + 1
+	helped := a.asksHelp(i) // the failure itself asked for its usage or version
 	for ; j < n && j-attempts[len(attempts)-1] <= Lookahead; j++ {
-		if a.asksHelp(j) || unfinished(a.s.Calls[j]) {
-			continue // no outcome to judge
+		if a.asksHelp(j) && !helped || unfinished(a.s.Calls[j]) {
+			continue // no outcome to judge, or only help asked
 		}
 		if a.sameTarget(i, j) {
 			if g := a.failures[j]; g != nil {
@@ -251,9 +252,12 @@ func looks(cmd *Command) bool {
 // filters unread. Trailing slashes do not count.
 func sharesWord(x, y *Command, neverRan bool) bool {
 	words := func(c *Command, pathsOnly bool) []string {
+		if pathsOnly {
+			return pathWords(c)
+		}
 		var out []string
 		for _, w := range c.Args {
-			if !isFlag(w) && (!pathsOnly || strings.ContainsAny(w, `/\.:`)) {
+			if !isFlag(w) && !errorActions[w] {
 				out = append(out, strings.TrimSuffix(w, "/"))
 			}
 		}
@@ -275,13 +279,34 @@ func sharesWord(x, y *Command, neverRan bool) bool {
 }
 
 // runsTarget reports whether shell call j runs the target of call i among
-// its other commands, on the same host.
+// its other commands, on the same host, on one of the same paths when
+// call i named any (`rmdir charts` is not the retry of `rmdir
+// build/cache`).
 func (a *sessionAnalysis) runsTarget(i, j int) bool {
 	ci, cj := a.cmds[i], a.cmds[j]
 	t := a.targets[i]
-	return ci != nil && cj != nil && t != "" && cj.Target != t && ci.Host == cj.Host &&
-		a.s.Calls[i].Sidechain == a.s.Calls[j].Sidechain && cj.Runs(t) &&
-		(!looks(ci) || sharesWord(ci, cj, false))
+	if ci == nil || cj == nil || t == "" || cj.Target == t || ci.Host != cj.Host ||
+		a.s.Calls[i].Sidechain != a.s.Calls[j].Sidechain || !cj.Runs(t) {
+		return false
+	}
+	o := cj.other(t)
+	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)
+}
+
+// errorActions are the values of PowerShell's -ErrorAction, which say
+// nothing of what a command looks at.
+var errorActions = map[string]bool{"SilentlyContinue": true, "Stop": true, "Continue": true, "Ignore": true, "Inquire": true}
+
+// pathWords returns the arguments of c that name paths: words with a
+// slash, a backslash, a dot or a colon, trailing slashes removed.
+func pathWords(c *Command) []string {
+	var out []string
+	for _, w := range c.Args {
+		if !isFlag(w) && strings.ContainsAny(w, `/\.:`) {
+			out = append(out, strings.TrimSuffix(w, "/"))
+		}
+	}
+	return out
 }
 
 func (a *sessionAnalysis) asksHelp(j int) bool {
@@ -402,6 +427,9 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 // the other commands on the fix's own line (`pip install x && x`).
 func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
 	ownLine := a.targets[fix] != a.targets[last]
+	if !ownLine && a.failures[last].Category == ShellSyntax && a.s.Calls[last].Command != a.s.Calls[fix].Command {
+		return FixArgv, nil // the same words, quoted so that the shell reads them
+	}
 	if !ownLine && !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
 		cl, cf := a.cmds[last], a.cmds[fix]
 		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) {

@@ -213,6 +213,18 @@ func TestPair(t *testing.T) {
 			{cmd: "ls -la docs/audit/", exit: 2, out: "ls: cannot access 'docs/audit/': No such file or directory"},
 			{cmd: "cd ~/notes/docs/audit && ls -lh"}},
 			[]string{"c1 → c2 argv"}},
+		{"a failure that asked for the version is fixed by asking again", []step{
+			{cmd: `powershell '"C:\Program Files\GnuPG\bin\gpg.exe" --version'`, exit: 1, out: "At line:1 char:40\n+ \"C:\\Program Files\\GnuPG\\bin\\gpg.exe\" --version\n+                                        ~~~~~~~\nUnexpected token 'version' in expression or statement.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : UnexpectedToken"},
+			{cmd: `powershell '& "C:\Program Files\GnuPG\bin\gpg.exe" --version'`, out: "gpg (GnuPG) 2.4.5"}},
+			[]string{"c1 → c2 argv"}},
+		{"another line's run of the target must touch the same path", []step{
+			{cmd: "rmdir data/node_modules && rmdir data", exit: 1, out: "rmdir: data/node_modules: Directory not empty"},
+			{cmd: "mv charts/* web/charts/ && rmdir charts"}},
+			[]string{"c1 → unresolved"}},
+		{"a powershell assignment runs its cmdlet", []step{
+			{cmd: `powershell '$prefs = Get-MpPreference; $prefs.ExclusionPath | Sort-Object'`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell 'Get-MpPreference | Select-Object -ExpandProperty ExclusionPath'`}},
+			[]string{"c1 → c2 argv"}},
 		{"tool error fixed by a new edit", []step{
 			{tool: "Edit", file: "x.go", exit: 1, out: "<tool_use_error>String to replace not found in file.</tool_use_error>"},
 			{tool: "Read", file: "x.go"},

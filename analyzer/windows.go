@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -31,6 +32,13 @@ func windowsScript(args []string) (string, bool) {
 // the one whose status the line's is.
 func (c *Command) windows(script string, cmd bool) {
 	stmts := windowsStatements(script, cmd)
+	for _, st := range stmts {
+		// `$prefs = Get-MpPreference` runs Get-MpPreference; `$x =
+		// 'true'` runs nothing.
+		if len(st) > 0 && len(st[0]) > 2 && strings.HasPrefix(st[0][0], "$") && st[0][1] == "=" && cmdletRE.MatchString(st[0][2]) {
+			st[0] = st[0][2:]
+		}
+	}
 	pick := -1
 	for i, st := range stmts {
 		if len(st) == 0 || len(st[0]) == 0 {
@@ -69,13 +77,16 @@ func (c *Command) windows(script string, cmd bool) {
 	}
 }
 
+// cmdletRE matches the name of a PowerShell cmdlet: Verb-Noun.
+var cmdletRE = regexp.MustCompile(`^[A-Z][a-z]+-[A-Za-z]+$`)
+
 // windowsSetup reports whether a PowerShell or cmd.exe command only
 // prepares for the script's command: changes the directory, sets a
 // variable, waits.
 func windowsSetup(argv []string) bool {
 	w := strings.ToLower(argv[0])
 	if strings.HasPrefix(w, "$") {
-		return len(argv) > 1 && argv[1] == "=" || strings.Contains(w, "=")
+		return true // an assignment, or an expression on what one holds
 	}
 	switch w {
 	case "cd", "chdir", "set-location", "sl", "pushd", "push-location", "set",
