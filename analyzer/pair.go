@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -402,7 +403,7 @@ var alternatives = map[string][]string{
 func (a *sessionAnalysis) workaround(last int) *Step {
 	f := a.failures[last]
 	if f.Category != CommandNotFound || a.cmds[last] == nil {
-		return nil
+		return a.didTheJob(last)
 	}
 	failed := a.cmds[last]
 	_, failedWords := splitArgs(failed.Args, false)
@@ -419,6 +420,60 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 		}
 	}
 	return nil
+}
+
+// workaroundCalls bounds how far after an unresolved chain's last failure
+// the call that did its job is looked for.
+const workaroundCalls = 10
+
+// didTheJob finds, after the last failure of an unresolved chain, the call
+// that did the failed call's job another way: the first that succeeded,
+// in the same conversation and place, of another target and of the same
+// role (a look for a look, a change for a change: an edit may do a failed
+// patch's job).
+func (a *sessionAnalysis) didTheJob(last int) *Step {
+	c := a.s.Calls[last]
+	want := a.role(last)
+	if want == Wait || want == Environment {
+		return nil
+	}
+	for j := last + 1; j < len(a.s.Calls) && j <= last+workaroundCalls; j++ {
+		cj := a.s.Calls[j]
+		if cj.Sidechain != c.Sidechain || a.failures[j] != nil || unfinished(cj) || a.targets[j] == a.targets[last] ||
+			a.cmds[last] != nil && a.cmds[j] != nil && a.cmds[j].Host != a.cmds[last].Host {
+			continue
+		}
+		if !a.sharesObject(last, j) {
+			continue
+		}
+		if got := a.role(j); got == want || want == OtherRole && got == EditRole {
+			return &Step{CallID: cj.ID, Role: got, Msg: cj.Msg, Command: cut(commandOf(cj), 200)}
+		}
+	}
+	return nil
+}
+
+// sharesObject reports whether calls i and j act on a thing in common: a
+// file one edits and the other names, or an argument word of three or more
+// letters that both name.
+func (a *sessionAnalysis) sharesObject(i, j int) bool {
+	words := func(k int) []string {
+		c := a.s.Calls[k]
+		var out []string
+		if c.File != "" {
+			out = append(out, path.Base(c.File))
+		}
+		if cmd := a.cmds[k]; cmd != nil {
+			for _, w := range cmd.Args {
+				if !isFlag(w) && len(w) >= 3 {
+					out = append(out, path.Base(strings.TrimSuffix(w, "/")))
+				}
+			}
+		}
+		return out
+	}
+	wi, wj := words(i), words(j)
+	return slices.ContainsFunc(wi, func(w string) bool { return slices.Contains(wj, w) })
 }
 
 // fixKind says what changed between the last failed call and its fix, and

@@ -456,6 +456,19 @@ func TestWorkaround(t *testing.T) {
 			{cmd: "tree -L 2", exit: 127, out: "bash: tree: command not found"},
 			{cmd: "git log -1"}, {cmd: "git status"}, {cmd: "date"},
 			{cmd: "find . -type d"}}, ""},
+		{"another program did the job on the same file", []step{
+			{cmd: "convert shot.png -resize 50% small.png", exit: 1, out: "convert: no decode delegate for this image format `PNG' @ error/constitute.c/ReadImage/746."},
+			{cmd: "git status"},
+			{cmd: "ffmpeg -y -i shot.png -vf scale=iw/2:ih/2 small.png"}}, "c3"},
+		{"an edit did a failed patch's job", []step{
+			{cmd: "sed -i 's/retries = 3/retries = 5/' src/config.py && python -c 'import src.config'", exit: 1, out: "sed: -e expression #1, char 24: unterminated `s' command"},
+			{tool: "Edit", file: "src/config.py"}}, "c2"},
+		{"a look is not the job of a change", []step{
+			{cmd: "convert shot.png -resize 50% small.png", exit: 1, out: "convert: no decode delegate for this image format `PNG' @ error/constitute.c/ReadImage/746."},
+			{cmd: "file shot.png"}}, ""},
+		{"nothing in common", []step{
+			{cmd: "convert shot.png -resize 50% small.png", exit: 1, out: "convert: no decode delegate for this image format `PNG' @ error/constitute.c/ReadImage/746."},
+			{cmd: "python make_thumbnails.py"}}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := AnalyzeSession(session(tt.steps...))
