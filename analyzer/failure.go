@@ -124,6 +124,7 @@ var rules = slices.Concat(
 		{name: "node", doc: "uncaught Node.js errors with their stack", category: Exception, strong: true, match: matchNode},
 		{name: "jvm", doc: "uncaught Java and Kotlin exceptions, with their root cause", category: Exception, strong: true, match: matchJVM},
 		{name: "panic", doc: "Go and Rust panics", category: Exception, strong: true, match: matchPanic},
+		{name: "unexpanded", doc: "a command line whose $(…) the shell printed instead of running: the agent's shell escaped it", category: ShellSyntax, strong: true, match: matchUnexpanded},
 		{name: "powershell-syntax", doc: "PowerShell scripts that did not run as written: parse errors, and variables bash expanded in a double-quoted script ($_ as extglob)", category: ShellSyntax, strong: true, match: matchPowerShellSyntax},
 		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, DNS refusals", category: Exception, match: matchPowerShell},
 		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
@@ -272,7 +273,7 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 			if served && r.category == Timeout {
 				return false
 			}
-			return data && (r.name == "command-not-found" || r.name == "powershell-syntax") || !data && (r.strong || any)
+			return data && shellRules[r.name] || !data && (r.strong || any)
 		})
 		switch {
 		case d != nil && served:
@@ -322,6 +323,10 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	}
 	return d
 }
+
+// shellRules are the rules whose signatures come from the shell, not from
+// the command: they read a viewer's output too.
+var shellRules = map[string]bool{"command-not-found": true, "powershell-syntax": true, "unexpanded": true}
 
 // matchRules returns the diagnosis of the first rule that use allows and
 // that matches out, with the rule as its evidence, or nil.

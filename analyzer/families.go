@@ -109,7 +109,7 @@ var usageFamilies = []usageFamily{
 	{
 		name:    "getopt",
 		doc:     "GNU and BSD getopt: unrecognized, invalid or illegal option, option requiring an argument; coreutils' extra and missing operands",
-		errorRE: mustPre(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
+		errorRE: mustPre(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|invalid (?:time interval|number|argument) [‘'](?P<bad5>[^’']+)[’'](?: for [‘'][^’']*[’'])?|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
 		flagsRE: mustPre(`(?mi)^usage:`),
 	},
 	{

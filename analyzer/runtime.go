@@ -129,7 +129,7 @@ func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 var (
 	goPanicRE   = mustPre(`(?m)^panic: (.*)$`)
 	goFrameRE   = mustPre(`(?m)^([\w./*()-]+)\(.*\)\n\t(\S+\.go):(\d+)`)
-	rustPanicRE = mustPre(`(?m)^thread '[^']*' panicked at (?:'(.*)', )?(\S+?):(\d+):\d+:?$`)
+	rustPanicRE = mustPre(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at (?:'(.*)', )?(\S+?):(\d+):\d+:?$`) // Rust 1.89 prints the thread's id
 )
 
 // matchPanic recognizes a Go panic with its goroutine trace, and a Rust

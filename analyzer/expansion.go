@@ -1,0 +1,58 @@
+package analyzer
+
+import "strings"
+
+// matchUnexpanded recognizes a line whose command substitutions the shell
+// printed as they were written, their variables emptied ("$(basename )"
+// for `echo "$(basename $f)"`): the agent's own shell escaped the $( of
+// the line, so that nothing it meant ran. Substitutions the line itself
+// quotes or escapes ('$(date)', \$(date)) are meant to print as they are.
+func matchUnexpanded(out string, cmd *Command, _ bool) *Diagnosis {
+	if cmd == nil || !strings.Contains(out, "$(") {
+		return nil
+	}
+	for _, name := range substitutions(cmd.Line) {
+		if i := strings.Index(out, "$("+name); i >= 0 {
+			return &Diagnosis{Category: ShellSyntax, Message: cut(strings.TrimSpace(lineAt(out, i)), 200) + " (the shell printed $(" + name + " …) instead of running it)"}
+		}
+	}
+	return nil
+}
+
+// substitutions returns the programs of the $(…) command substitutions of
+// a line that the shell would run: not in single quotes, not escaped.
+func substitutions(line string) []string {
+	var names []string
+	single := false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && !single:
+			i++
+		case c == '\'':
+			single = !single
+		case !single && c == '$' && i+1 < len(line) && line[i+1] == '(' && (i+2 >= len(line) || line[i+2] != '('):
+			j := i + 2
+			for j < len(line) && (isWordByte(line[j])) {
+				j++
+			}
+			if j > i+2 {
+				names = append(names, line[i+2:j])
+			}
+		}
+	}
+	return names
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// lineAt returns the line of s that holds byte i.
+func lineAt(s string, i int) string {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	end := strings.IndexByte(s[i:], '\n')
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : i+end]
+}
