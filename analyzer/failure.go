@@ -492,11 +492,20 @@ var notFoundREs = []*pre{
 	mustPre(`(?m)^'([^']+)' is not recognized as an internal or external command`),
 }
 
+// wrapperNotFoundRE finds a wrapper that could not run the program it was
+// given: "timeout: failed to run command ‘RUST_LOG=info’: No such file or
+// directory", "env: ‘pyhton’: No such file or directory".
+var wrapperNotFoundRE = mustPre(`(?m)^(timeout|nohup|env|nice|xargs|stdbuf|sudo|doas|time): (?:failed to run command |unable to execute )?[‘'"]?([^’'"\s]+)[’'"]?: No such file or directory\s*$`)
+
 // matchNotFound recognizes a shell that could not find the program. It
 // takes only the command's own program, so that a script printing "x:
 // command not found" about something else is not misread, unless the exit
-// status 127 says so.
+// status 127 says so; or a wrapper of the line that could not run what it
+// was given.
 func matchNotFound(out string, cmd *Command, _ bool) *Diagnosis {
+	if m := wrapperNotFoundRE.FindStringSubmatch(out); m != nil && slices.Contains(strings.Fields(cmd.Line), m[1]) {
+		return &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: m[2]}
+	}
 	for _, re := range notFoundREs {
 		for _, m := range re.FindAllStringSubmatch(out, -1) {
 			prog := m[1]

@@ -51,7 +51,7 @@ func viewerFailed(out string, cmd *Command) *Diagnosis {
 	if msg == "" {
 		return nil
 	}
-	d := matchRules(msg, cmd, false, func(r *rule) bool { return !r.strong })
+	d := matchRules(msg, cmd, false, func(*rule) bool { return true })
 	if d == nil {
 		d = &Diagnosis{Category: NonzeroExit, Message: cut(strings.TrimSpace(msg), 200)}
 	}
