@@ -12,12 +12,24 @@ const (
 	kindGitHub
 	kindGitLab
 	kindSlack
+	kindSlackWebhook
+	kindDiscordWebhook
+	kindDiscord
 	kindAWSAccessKey
 	kindAWSSecret
 	kindGoogle
 	kindHuggingFace
 	kindStripe
+	kindNPM
+	kindPyPI
+	kindSendGrid
+	kindTwilio
+	kindAzureKey
+	kindAge
+	kindAPIToken
 	kindJWT
+	kindSignature
+	kindBasicAuth
 	kindURLPassword
 	kindBearer
 	kindPassword
@@ -29,24 +41,36 @@ const (
 // kinds names each kind, as it appears in masks; the package comment
 // describes them. The names are part of the output and stay stable.
 var kinds = [...]string{
-	kindPrivateKey:   "private-key",
-	kindAnthropic:    "anthropic-key",
-	kindOpenAI:       "openai-key",
-	kindGitHub:       "github-token",
-	kindGitLab:       "gitlab-token",
-	kindSlack:        "slack-token",
-	kindAWSAccessKey: "aws-access-key",
-	kindAWSSecret:    "aws-secret",
-	kindGoogle:       "google-api-key",
-	kindHuggingFace:  "huggingface-token",
-	kindStripe:       "stripe-key",
-	kindJWT:          "jwt",
-	kindURLPassword:  "url-password",
-	kindBearer:       "bearer-token",
-	kindPassword:     "password",
-	kindGeneric:      "generic-secret",
-	kindHost:         "host",
-	kindUser:         "user",
+	kindPrivateKey:     "private-key",
+	kindAnthropic:      "anthropic-key",
+	kindOpenAI:         "openai-key",
+	kindGitHub:         "github-token",
+	kindGitLab:         "gitlab-token",
+	kindSlack:          "slack-token",
+	kindSlackWebhook:   "slack-webhook",
+	kindDiscordWebhook: "discord-webhook",
+	kindDiscord:        "discord-token",
+	kindAWSAccessKey:   "aws-access-key",
+	kindAWSSecret:      "aws-secret",
+	kindGoogle:         "google-api-key",
+	kindHuggingFace:    "huggingface-token",
+	kindStripe:         "stripe-key",
+	kindNPM:            "npm-token",
+	kindPyPI:           "pypi-token",
+	kindSendGrid:       "sendgrid-key",
+	kindTwilio:         "twilio-key",
+	kindAzureKey:       "azure-key",
+	kindAge:            "age-key",
+	kindAPIToken:       "api-token",
+	kindJWT:            "jwt",
+	kindSignature:      "signature",
+	kindBasicAuth:      "basic-auth",
+	kindURLPassword:    "url-password",
+	kindBearer:         "bearer-token",
+	kindPassword:       "password",
+	kindGeneric:        "generic-secret",
+	kindHost:           "host",
+	kindUser:           "user",
 }
 
 // Kinds returns the names of the secret kinds, from the most specific to
@@ -77,13 +101,20 @@ func buildPairs() (secrets, hosts pairTable) {
 		"sk", "rk", // OpenAI, Anthropic, Stripe
 		"gh", "gi", "gl", // GitHub, GitLab
 		"xo", "xa", // Slack
-		"AK", "AS", "AI", // AWS, Google
+		"AK", "AS", "AI", "AB", "AC", // AWS, Google, Twilio
 		"hf",                   // Hugging Face
 		"yJ",                   // the "eyJ" of a JWT, seen from its second byte
 		"--",                   // private key blocks, --flags
 		"Be", "be", "BE", "bE", // Bearer
+		"Ba", "ba", "BA", "bA", // Basic
+		"SG", "SK", // SendGrid, Twilio
+		"aw", "AW", "Aw", "aW", // aws_secret_access_key without = or :
+		"MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT", // Discord
 	} {
 		secrets.set(p[0], p[1])
+	}
+	for _, t := range prefixedTokens {
+		secrets.set(t.prefix[0], t.prefix[1])
 	}
 	for c := 0; c < 256; c++ {
 		secrets.set('=', byte(c)) // NAME=value
@@ -112,19 +143,35 @@ func (r *Redactor) find(s string) []span {
 	var cmd cmdMemo
 	t := r.pairs
 	v := uint16(s[0])
+	skipFrom, skipTo := -1, 0 // a value found from before it, not to scan again
 	for i := 1; i < len(s); i++ {
-		v = v<<8 | uint16(s[i])
-		if t[v>>6]&(1<<(v&63)) == 0 {
-			continue
-		}
-		var j int
-		found, j = r.at(s, i-1, found, &cmd)
-		if j > i-1 {
-			i = j + 1
+		if i-1 == skipFrom {
+			i = skipTo
 			if i >= len(s) {
 				break
 			}
 			v = uint16(s[i])
+			continue
+		}
+		v = v<<8 | uint16(s[i])
+		if t[v>>6]&(1<<(v&63)) == 0 {
+			continue
+		}
+		n := len(found)
+		var j int
+		found, j = r.at(s, i-1, found, &cmd)
+		switch {
+		case j > i-1:
+			i = j + 1
+			if i >= len(s) {
+				return found
+			}
+			v = uint16(s[i])
+		case len(found) > n && found[len(found)-1].start > i-1:
+			// A value after its name or flag: what lies between is still
+			// scanned (the user of "curl -u user:password" may be a
+			// token), the value is not.
+			skipFrom, skipTo = found[len(found)-1].start, found[len(found)-1].end
 		}
 	}
 	return found
@@ -134,6 +181,9 @@ func (r *Redactor) find(s string) []span {
 // what they found appended, and the index of the last byte the rules have
 // consumed, at least i: the scan resumes after it.
 func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int) {
+	if f, ok := prefixedAt(s, i); ok {
+		return append(found, f), i
+	}
 	var f span
 	ok := false
 	switch c := s[i]; c {
@@ -146,7 +196,21 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 	case 'x':
 		f, ok = slackAt(s, i)
 	case 'A':
-		f, ok = awsGoogleAt(s, i)
+		if f, ok = awsGoogleAt(s, i); !ok {
+			if f, ok = twilioAt(s, i); !ok {
+				f, ok = awsConfigAt(s, i)
+				return valueFound(s, i, found, f, ok)
+			}
+		}
+	case 'a':
+		f, ok = awsConfigAt(s, i)
+		return valueFound(s, i, found, f, ok)
+	case 'S':
+		if f, ok = sendGridAt(s, i); !ok {
+			f, ok = twilioAt(s, i)
+		}
+	case 'M', 'N', 'O':
+		f, ok = discordAt(s, i)
 	case 'h':
 		f, ok = huggingFaceAt(s, i)
 	case 'y':
@@ -154,7 +218,9 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 			return append(found, f), f.end - 1
 		}
 	case 'B', 'b':
-		f, ok = bearerAt(s, i)
+		if f, ok = bearerAt(s, i); !ok {
+			f, ok = basicAt(s, i)
+		}
 		return valueFound(s, i, found, f, ok)
 	case '-':
 		if f, ok = privateKeyAt(s, i); ok {
@@ -194,7 +260,7 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 
 // valueFound ends at() for the rules that find a value by what stands before
 // it (a name, a flag, Bearer, a URL's user). The value is masked whole, so
-// the scan skips it, which keeps a text such as "password=password=…"
+// find's scan skips it, which keeps a text such as "password=password=…"
 // linear; a token rule that matches at the value's start still names it,
 // so GITHUB_TOKEN=ghp_… is a github-token and not a generic-secret.
 func valueFound(s string, i int, found []span, f span, ok bool) ([]span, int) {
@@ -205,13 +271,19 @@ func valueFound(s string, i int, found []span, f span, ok bool) ([]span, int) {
 		f.kind = t.kind
 		f.end = max(f.end, t.end)
 	}
-	return append(found, f), max(i, f.end-1)
+	if f.start <= i {
+		return append(found, f), max(i, f.end-1)
+	}
+	return append(found, f), i
 }
 
 // tokenAt runs the rule for a self-describing token at s[i], if any.
 func tokenAt(s string, i int) (span, bool) {
 	if i+2 >= len(s) {
 		return span{}, false
+	}
+	if f, ok := prefixedAt(s, i); ok {
+		return f, true
 	}
 	switch s[i] {
 	case 's':
@@ -223,7 +295,17 @@ func tokenAt(s string, i int) (span, bool) {
 	case 'x':
 		return slackAt(s, i)
 	case 'A':
-		return awsGoogleAt(s, i)
+		if f, ok := awsGoogleAt(s, i); ok {
+			return f, true
+		}
+		return twilioAt(s, i)
+	case 'S':
+		if f, ok := sendGridAt(s, i); ok {
+			return f, true
+		}
+		return twilioAt(s, i)
+	case 'M', 'N', 'O':
+		return discordAt(s, i)
 	case 'h':
 		return huggingFaceAt(s, i)
 	case 'e':
