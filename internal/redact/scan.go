@@ -94,28 +94,77 @@ func (t *pairTable) set(a, b byte) {
 	t[v>>6] |= 1 << (v & 63)
 }
 
-var secretPairs, hostPairs = buildPairs()
+// A tripleTable holds one bit for each three-byte sequence, by a hash:
+// set when the three bytes can begin a token a rule anchored at a letter
+// looks for. Most letter pairs the pair table lets through are words, and
+// this second look turns them away before the rules run.
+type tripleTable [1 << 16 / 64]uint64
 
-func buildPairs() (secrets, hosts pairTable) {
-	for _, p := range []string{
-		"sk", "rk", // OpenAI, Anthropic, Stripe
-		"gh", "gi", "gl", // GitHub, GitLab
-		"xo", "xa", // Slack
-		"AK", "AS", "AI", "AB", "AC", // AWS, Google, Twilio
-		"hf",                   // Hugging Face
-		"yJ",                   // the "eyJ" of a JWT, seen from its second byte
-		"--",                   // private key blocks, --flags
-		"Be", "be", "BE", "bE", // Bearer
-		"Ba", "ba", "BA", "bA", // Basic
-		"SG", "SK", // SendGrid, Twilio
-		"aw", "AW", "Aw", "aW", // aws_secret_access_key without = or :
-		"MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT", // Discord
-	} {
+func tripleBit(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
+}
+
+func (t *tripleTable) set(a, b, c byte) {
+	v := tripleBit(a, b, c)
+	t[v>>6] |= 1 << (v & 63)
+}
+
+func (t *tripleTable) has(a, b, c byte) bool {
+	v := tripleBit(a, b, c)
+	return t[v>>6]&(1<<(v&63)) != 0
+}
+
+// tokenStarts are the first three bytes of what the rules anchored at a
+// letter look for; in the third place, '*' stands for any byte of
+// [A-Za-z0-9_-] and '#' for any hex digit. Case-blind words (Bearer,
+// Basic, aws_) come in every case by foldStarts, and prefixedTokens and
+// gitlabPrefixes add their own.
+var tokenStarts = []string{
+	"sk-", "sk_", "rk_", // OpenAI, Anthropic, Stripe
+	"ghp", "gho", "ghu", "ghs", "ghr", "git", // GitHub
+	"xox", "xap", // Slack
+	"AKI", "ASI", "ABI", "ACC", "AIz", // AWS, Google
+	"AC#", "SK#", "SG.", // Twilio, SendGrid
+	"hf_",                                                                // Hugging Face
+	"yJ*",                                                                // the "eyJ" of a JWT, seen from its second byte
+	"MD*", "MT*", "Mj*", "Mz*", "ND*", "NT*", "Nj*", "Nz*", "OD*", "OT*", // Discord
+}
+
+// foldStarts are the starts of words the rules read in any case.
+var foldStarts = []string{"bea", "bas", "aws"}
+
+var secretPairs, hostPairs, letterStarts = buildPairs()
+
+func buildPairs() (secrets, hosts pairTable, starts tripleTable) {
+	add := func(p string) {
 		secrets.set(p[0], p[1])
+		for c := 0; c < 256; c++ {
+			if p[2] == byte(c) || p[2] == '*' && is(byte(c), cAny) || p[2] == '#' && is(byte(c), cHex) {
+				starts.set(p[0], p[1], byte(c))
+			}
+		}
+	}
+	for _, p := range tokenStarts {
+		add(p)
+	}
+	for _, p := range foldStarts {
+		for m := range 8 {
+			b := []byte(p)
+			for j := range b {
+				if m&(1<<j) != 0 {
+					b[j] -= 'a' - 'A'
+				}
+			}
+			add(string(b))
+		}
 	}
 	for _, t := range prefixedTokens {
-		secrets.set(t.prefix[0], t.prefix[1])
+		add(t.prefix[:3])
 	}
+	for _, p := range gitlabPrefixes {
+		add(p[:3])
+	}
+	secrets.set('-', '-') // private key blocks, --flags
 	for c := 0; c < 256; c++ {
 		secrets.set('=', byte(c)) // NAME=value
 		secrets.set(':', byte(c)) // URLs, "name": value
@@ -130,31 +179,20 @@ func buildPairs() (secrets, hosts pairTable) {
 	hosts.set('/', 'h')  // /home/
 	hosts.set('/', 'U')  // /Users/
 	hosts.set('\\', 'U') // C:\Users\
-	return secrets, hosts
+	return secrets, hosts, starts
 }
 
 // find returns the spans to mask in s, in no particular order and possibly
 // overlapping.
 func (r *Redactor) find(s string) []span {
-	if len(s) < 2 {
-		return nil
-	}
 	var found []span
 	var cmd cmdMemo
-	t := r.pairs
-	v := uint16(s[0])
-	skipFrom, skipTo := -1, 0 // a value found from before it, not to scan again
-	for i := 1; i < len(s); i++ {
-		if i-1 == skipFrom {
-			i = skipTo
-			if i >= len(s) {
-				break
-			}
-			v = uint16(s[i])
+	skipFrom, skipTo := 0, 0 // a value found from before it, not to scan again
+	for i := nextAnchor(s, r.pairs, 1); i < len(s); i = nextAnchor(s, r.pairs, i+1) {
+		if i-1 < skipTo && i-1 >= skipFrom {
 			continue
 		}
-		v = v<<8 | uint16(s[i])
-		if t[v>>6]&(1<<(v&63)) == 0 {
+		if c := s[i-1]; isLetter(c) && (i+1 >= len(s) || !letterStarts.has(c, s[i], s[i+1])) {
 			continue
 		}
 		n := len(found)
@@ -162,11 +200,7 @@ func (r *Redactor) find(s string) []span {
 		found, j = r.at(s, i-1, found, &cmd)
 		switch {
 		case j > i-1:
-			i = j + 1
-			if i >= len(s) {
-				return found
-			}
-			v = uint16(s[i])
+			i = j + 1 // resume with the pair that starts after j
 		case len(found) > n && found[len(found)-1].start > i-1:
 			// A value after its name or flag: what lies between is still
 			// scanned (the user of "curl -u user:password" may be a
@@ -177,13 +211,27 @@ func (r *Redactor) find(s string) []span {
 	return found
 }
 
+// nextAnchor returns the least i ≥ from such that the pair s[i-1], s[i] is
+// set in t, or len(s): the next place where something to mask may begin.
+// It is the loop every byte goes through, one table lookup each.
+func nextAnchor(s string, t *pairTable, from int) int {
+	if from < 1 || from >= len(s) {
+		return len(s)
+	}
+	v := uint16(s[from-1])
+	for i := from; i < len(s); i++ {
+		v = v<<8 | uint16(s[i])
+		if t[v>>6]&(1<<(v&63)) != 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
 // at runs the rules anchored at s[i] and s[i+1]. It returns found with
 // what they found appended, and the index of the last byte the rules have
 // consumed, at least i: the scan resumes after it.
 func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int) {
-	if f, ok := prefixedAt(s, i); ok {
-		return append(found, f), i
-	}
 	var f span
 	ok := false
 	switch c := s[i]; c {
@@ -195,16 +243,17 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 		f, ok = gitAt(s, i)
 	case 'x':
 		f, ok = slackAt(s, i)
-	case 'A':
-		if f, ok = awsGoogleAt(s, i); !ok {
-			if f, ok = twilioAt(s, i); !ok {
-				f, ok = awsConfigAt(s, i)
+	case 'A', 'a':
+		if c == 'A' {
+			if f, ok = awsGoogleAt(s, i); !ok {
+				f, ok = twilioAt(s, i)
+			}
+		}
+		if !ok {
+			if f, ok = awsConfigAt(s, i); ok {
 				return valueFound(s, i, found, f, ok)
 			}
 		}
-	case 'a':
-		f, ok = awsConfigAt(s, i)
-		return valueFound(s, i, found, f, ok)
 	case 'S':
 		if f, ok = sendGridAt(s, i); !ok {
 			f, ok = twilioAt(s, i)
@@ -251,6 +300,9 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 				return append(found, f), f.end - 1
 			}
 		}
+	}
+	if !ok && byFirst[s[i]] != nil {
+		f, ok = prefixedAt(s, i)
 	}
 	if ok {
 		found = append(found, f)
