@@ -856,7 +856,7 @@ func TestRememberConcurrent(t *testing.T) {
 		wg.Go(func() {
 			r := run.Remembering()
 			for n := range 50 {
-				pw := fmt.Sprintf("pw%d-%dXy", g, n)
+				pw := fmt.Sprintf("x%02d%d-pwXy", n, g)
 				r.String("PASSWORD=" + pw)
 				if got := r.String("echo " + pw); strings.Contains(got, pw) {
 					t.Errorf("%q not masked: %q", pw, got)
@@ -869,7 +869,7 @@ func TestRememberConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	for g := range 8 {
-		if pw := fmt.Sprintf("pw%d-49Xy", g); strings.Contains(run.Known(pw), pw) {
+		if pw := fmt.Sprintf("x49%d-pwXy", g); strings.Contains(run.Known(pw), pw) {
 			t.Errorf("%q not learned", pw)
 		}
 	}
