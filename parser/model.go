@@ -119,3 +119,50 @@ func (p *Pos) UnmarshalText(b []byte) error {
 	}
 	return nil
 }
+
+// MapStrings replaces each text of the session's own that came from the
+// transcript (its id, title, working directory, model, agent version,
+// notes and the messages of its skipped records) with f of it, as masking
+// secrets does. Its path, the name of its input, is kept; so are its
+// calls, which Call.MapStrings maps.
+func (s *Session) MapStrings(f func(string) string) {
+	for _, p := range []*string{&s.ID, &s.Title, &s.Cwd, &s.Model, &s.Agent} {
+		mapString(p, f)
+	}
+	for i := range s.Notes {
+		mapString(&s.Notes[i], f)
+	}
+	for _, e := range s.Skipped {
+		mapString(&e.Msg, f)
+	}
+}
+
+// MapStrings replaces each text of the call that came from the transcript
+// (its id, tool, command, file, arguments, keys included, output, status,
+// note, text and sidechain) with f of it, as masking secrets does.
+func (c *Call) MapStrings(f func(string) string) {
+	for _, p := range []*string{&c.ID, &c.Tool, &c.Command, &c.File, &c.Output, &c.Status, &c.Note, &c.Text, &c.Sidechain} {
+		mapString(p, f)
+	}
+	var renamed []string // old key, new key, value
+	for k, v := range c.Args {
+		if nk := f(k); nk != k {
+			renamed = append(renamed, k, nk, f(v))
+		} else if nv := f(v); nv != v {
+			c.Args[k] = nv
+		}
+	}
+	for i := 0; i < len(renamed); i += 3 {
+		delete(c.Args, renamed[i])
+	}
+	for i := 0; i < len(renamed); i += 3 {
+		c.Args[renamed[i+1]] = renamed[i+2]
+	}
+}
+
+// mapString sets *p to f(*p), writing only when that changes it.
+func mapString(p *string, f func(string) string) {
+	if v := f(*p); v != *p {
+		*p = v
+	}
+}
