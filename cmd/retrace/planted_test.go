@@ -118,6 +118,7 @@ func planted() map[string]plant {
 		{"text-cut", "gh" + "p_" + f(58, 36, fAlnum), "ghp_"},
 		{"straddle", "sk-" + "proj-" + f(59, 150, fB64URL), "sk-proj-"},
 		{"straddle-word", f(66, 14, fAlnum), ""},
+		{"escape-split", "sk-ant-" + "api03-" + f(67, 93, fB64URL) + "AA", "sk-ant-api03-"},
 		{"bench-token", f(60, 40, fAlnum), ""},
 		{"call-id", "gh" + "r_" + f(61, 36, fAlnum), "ghr_"},
 		{"orphan-id", "gh" + "o_" + f(62, 36, fAlnum), "gho_"},
@@ -251,6 +252,11 @@ func writePlanted(t *testing.T, dir string) []string {
 	tail := s("straddle-word") + " --verbose "
 	tail += strings.Repeat("y", (64<<10)/2-len(tail)-len(end)) + end
 	l.call("toolu_h4", "", "make deploy", head+tail, true)
+
+	// grep --color splits a key with escape sequences; what shows it, with
+	// the escapes taken out, must not show the key whole.
+	l.call("toolu_h6", "", "./check.sh --verbose", "Exit code 1\n.env:3:ANTHROPIC_API_KEY=\x1b[01;31m\x1b[Ksk-ant\x1b[m\x1b[K"+
+		s("escape-split")[len("sk-ant"):]+"\nError: key rejected", true)
 
 	// A benchmark whose section header holds a token.
 	l.call("toolu_h3", "", "python3 bench.py --concurrency 4", "=== concurrency 4 api_token="+s("bench-token")+" ===\nThroughput: 12.5 req/s", false)
