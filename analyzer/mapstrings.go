@@ -12,11 +12,17 @@ package analyzer
 // twice, as a chain's failure is also one of the report's failures: f
 // must give back unchanged what it has already given, as masking does.
 func (r *SessionReport) MapStrings(f func(string) string) {
-	r.Session.MapStrings(f)
-	r.Session.Format = f(r.Session.Format)
+	r.MapFindings(f)
 	for _, c := range r.Session.Calls {
 		c.MapStrings(f)
 	}
+}
+
+// MapFindings is MapStrings but for the session's calls: it maps the
+// session's own texts and every text of its failures, chains and numbers.
+func (r *SessionReport) MapFindings(f func(string) string) {
+	r.Session.MapStrings(f)
+	r.Session.Format = f(r.Session.Format)
 	for _, fl := range r.Failures {
 		fl.mapStrings(f)
 	}

@@ -138,25 +138,43 @@ func (s *Session) MapStrings(f func(string) string) {
 }
 
 // MapStrings replaces each text of the call that came from the transcript
-// (its id, tool, command, file, arguments, keys included, output, status,
-// note, text and sidechain) with f of it, as masking secrets does.
+// with f of it, as masking secrets does: its texts (see MapTexts) and its
+// names (see MapNames).
 func (c *Call) MapStrings(f func(string) string) {
-	for _, p := range []*string{&c.ID, &c.Tool, &c.Command, &c.File, &c.Output, &c.Status, &c.Note, &c.Text, &c.Sidechain} {
+	c.MapTexts(f)
+	c.MapNames(f)
+}
+
+// MapTexts replaces what the call says with f of it: its command, file,
+// argument values, output, note and text. It writes only what f changes.
+func (c *Call) MapTexts(f func(string) string) {
+	for _, p := range []*string{&c.Command, &c.File, &c.Output, &c.Note, &c.Text} {
 		mapString(p, f)
 	}
-	var renamed []string // old key, new key, value
 	for k, v := range c.Args {
-		if nk := f(k); nk != k {
-			renamed = append(renamed, k, nk, f(v))
-		} else if nv := f(v); nv != v {
+		if nv := f(v); nv != v {
 			c.Args[k] = nv
 		}
 	}
-	for i := 0; i < len(renamed); i += 3 {
-		delete(c.Args, renamed[i])
+}
+
+// MapNames replaces the names the transcript gives the call with f of
+// them: its id, tool, status, sidechain and the keys of its arguments. A
+// decoder may still read them once it has handed the call on.
+func (c *Call) MapNames(f func(string) string) {
+	for _, p := range []*string{&c.ID, &c.Tool, &c.Status, &c.Sidechain} {
+		mapString(p, f)
 	}
-	for i := 0; i < len(renamed); i += 3 {
-		c.Args[renamed[i+1]] = renamed[i+2]
+	var renamed []string // old key, new key
+	for k := range c.Args {
+		if nk := f(k); nk != k {
+			renamed = append(renamed, k, nk)
+		}
+	}
+	for i := 0; i < len(renamed); i += 2 {
+		v := c.Args[renamed[i]]
+		delete(c.Args, renamed[i])
+		c.Args[renamed[i+1]] = v
 	}
 }
 

@@ -226,11 +226,7 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 				continue
 			}
 			if r.known != nil && !in.callsUnprinted {
-				// Now that the source is read: the ids, tools and
-				// statuses of the calls, which its decoder reads until
-				// then, what was drawn from them, and the secrets this
-				// input and those before it taught.
-				rep.MapStrings(in.known.String)
+				in.finish(rep)
 			}
 			s := rep.Session
 			w.skipped(s.Path, s.Skipped)
@@ -257,6 +253,19 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 		return errPartial
 	}
 	return nil
+}
+
+// finish masks what masking before analysis could not, once the source
+// of rep is read whole: the names of its calls (ids, tools, statuses),
+// which the decoder reads until then, the findings drawn from them, and
+// the secrets this input and the inputs before it taught. The calls'
+// texts went through the rules already.
+func (in *inputs) finish(rep *analyzer.SessionReport) {
+	rep.MapFindings(in.known.String)
+	for _, c := range rep.Session.Calls {
+		c.MapNames(in.known.String)
+		c.MapTexts(in.known.Known)
+	}
 }
 
 // skipped warns of the malformed records of the input named name, the first
@@ -526,18 +535,13 @@ func redactSession(red *redact.Redactor, s *parser.Session) {
 	}
 }
 
-// redactCall masks what a call's texts say: its command, file, arguments,
-// output, note and text. Its id, tool, status and sidechain, which the
-// decoder may still read once it has handed the call on, are masked with
-// the session's report, once the source is read (see inputs.each).
+// redactCall masks what a call's texts say: its command, file, argument
+// values, output, note and text. Its names (id, tool, status, sidechain),
+// which the decoder may still read once it has handed the call on, are
+// masked once the source is read (see inputs.finish).
 func redactCall(red *redact.Redactor, c *parser.Call) {
-	if red == nil {
-		return
-	}
-	c.Command, c.File, c.Output = red.String(c.Command), red.String(c.File), red.String(c.Output)
-	c.Note, c.Text = red.String(c.Note), red.String(c.Text)
-	for k, v := range c.Args {
-		c.Args[k] = red.String(v)
+	if red != nil {
+		c.MapTexts(red.String)
 	}
 }
 
