@@ -105,7 +105,7 @@ func caseCall(t *testing.T, fields, out string) *parser.Call {
 		case "note":
 			c.Note = v
 		case "background":
-			c.Background = v
+			c.Background = parser.Background(v)
 		default:
 			t.Fatalf("unknown case field %q", k)
 		}

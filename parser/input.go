@@ -9,9 +9,16 @@ import (
 )
 
 // MaxOutput bounds the output text kept per call. Longer outputs keep their
-// first and last MaxOutput/2 bytes, which hold the command's echo and its
-// final error or result, around a line saying how much was left out.
+// first and last MaxOutput/2 bytes or a little less, which hold the
+// command's echo and its final error or result, around a line saying how
+// much was left out. The cuts fall between lines (see cutWindow).
 const MaxOutput = 64 << 10
+
+// cutWindow is how far an output's cut moves back, for its head, or on,
+// for its tail, to fall at a line break, or else after a space or a
+// punctuation mark: a line cut in two would leave the start or the end of
+// what it holds, a secret included, where its shape no longer shows.
+const cutWindow = 4 << 10
 
 // maxArg bounds the length of an argument value kept in Call.Args.
 const maxArg = 200
@@ -71,11 +78,51 @@ func abridgeBytes(s string) string {
 	if len(s) <= MaxOutput {
 		return s
 	}
-	head := validPrefix(s[:MaxOutput/2])
-	tail := validSuffix(s[len(s)-MaxOutput/2:])
+	head := validPrefix(s[:headEnd(s, MaxOutput/2)])
+	tail := validSuffix(s[tailStart(s, len(s)-MaxOutput/2):])
 	omitted := len(s) - len(head) - len(tail)
 	return head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail
 }
+
+// headEnd returns where the head of s that abridge keeps ends, at most n:
+// after the last line break in the cutWindow bytes before n, else after the
+// last space or punctuation there, else n.
+func headEnd(s string, n int) int {
+	w := s[n-cutWindow : n]
+	if i := strings.LastIndexByte(w, '\n'); i >= 0 {
+		return n - cutWindow + i + 1
+	}
+	if i := strings.LastIndexAny(w, wordEnds); i >= 0 {
+		return n - cutWindow + i + 1
+	}
+	return n
+}
+
+// tailStart returns where the tail of s that abridge keeps starts, at
+// least n: after the first line break in the cutWindow bytes from n, else
+// where the next clause starts there (after , ; | & or a bracket, or at a
+// word that starts with a dash, a flag), else after the first space or
+// punctuation, else n. A value whose flag or name was cut off before it
+// ("--password| hunter2") would show without what says it is a secret.
+func tailStart(s string, n int) int {
+	w := s[n : n+cutWindow]
+	if i := strings.IndexByte(w, '\n'); i >= 0 {
+		return n + i + 1
+	}
+	for i := 0; i+1 < len(w); i++ {
+		if strings.IndexByte(",;|&()[]{}", w[i]) >= 0 || (w[i] == ' ' || w[i] == '\t') && w[i+1] == '-' {
+			return n + i + 1
+		}
+	}
+	if i := strings.IndexAny(w, wordEnds); i >= 0 {
+		return n + i + 1
+	}
+	return n
+}
+
+// wordEnds are the bytes after which abridge may cut a line it must cut:
+// they end a word, a value or a token.
+const wordEnds = " \t\"'`,;()[]{}<>|&"
 
 // validUTF8 replaces the bytes of s that are not UTF-8, as transcripts
 // written by a tool that copies raw program output can hold, with U+FFFD.

@@ -70,7 +70,7 @@ type Call struct {
 	// BackgroundUser); empty for a call that ran in the foreground. Its
 	// outcome, exit code, end time and output are those its later polls,
 	// notifications and reads of its output reported.
-	Background string `json:"background,omitzero"`
+	Background Background `json:"background,omitzero"`
 
 	Start time.Time `json:"start,omitzero"`
 	End   time.Time `json:"end,omitzero"`
@@ -89,11 +89,14 @@ type Call struct {
 	Pos Pos `json:"pos"` // where the call appears in the input
 }
 
+// A Background says how a call came to run in the background.
+type Background string
+
 // How a call came to run in the background (Call.Background).
 const (
-	BackgroundAsked   = "asked"   // the agent asked for it (Claude Code's run_in_background)
-	BackgroundTimeout = "timeout" // it outlived the agent's timeout and was moved there
-	BackgroundUser    = "user"    // the user moved it there while it ran
+	BackgroundAsked   Background = "asked"   // the agent asked for it (Claude Code's run_in_background)
+	BackgroundTimeout Background = "timeout" // it outlived the agent's timeout and was moved there
+	BackgroundUser    Background = "user"    // the user moved it there while it ran
 )
 
 // Seconds returns the call's duration in seconds, or 0 when unknown.
@@ -132,4 +135,69 @@ func (p *Pos) UnmarshalText(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// MapStrings replaces each text of the session's own that came from the
+// transcript (its id, title, working directory, model, agent version,
+// notes and the messages of its skipped records) with f of it, as masking
+// secrets does. Its path, the name of its input, is kept; so are its
+// calls, which Call.MapStrings maps.
+func (s *Session) MapStrings(f func(string) string) {
+	for _, p := range []*string{&s.ID, &s.Title, &s.Cwd, &s.Model, &s.Agent} {
+		mapString(p, f)
+	}
+	for i := range s.Notes {
+		mapString(&s.Notes[i], f)
+	}
+	for _, e := range s.Skipped {
+		mapString(&e.Msg, f)
+	}
+}
+
+// MapStrings replaces each text of the call that came from the transcript
+// with f of it, as masking secrets does: its texts (see MapTexts) and its
+// names (see MapNames).
+func (c *Call) MapStrings(f func(string) string) {
+	c.MapTexts(f)
+	c.MapNames(f)
+}
+
+// MapTexts replaces what the call says with f of it: its command, file,
+// argument values, output, note and text. It writes only what f changes.
+func (c *Call) MapTexts(f func(string) string) {
+	for _, p := range []*string{&c.Command, &c.File, &c.Output, &c.Note, &c.Text} {
+		mapString(p, f)
+	}
+	for k, v := range c.Args {
+		if nv := f(v); nv != v {
+			c.Args[k] = nv
+		}
+	}
+}
+
+// MapNames replaces the names the transcript gives the call with f of
+// them: its id, tool, status, sidechain and the keys of its arguments. A
+// decoder may still read them once it has handed the call on.
+func (c *Call) MapNames(f func(string) string) {
+	for _, p := range []*string{&c.ID, &c.Tool, &c.Status, &c.Sidechain} {
+		mapString(p, f)
+	}
+	var renamed []string // old key, new key
+	for k := range c.Args {
+		if nk := f(k); nk != k {
+			renamed = append(renamed, k, nk)
+		}
+	}
+	for i := 0; i < len(renamed); i += 2 {
+		v := c.Args[renamed[i]]
+		delete(c.Args, renamed[i])
+		c.Args[renamed[i+1]] = v
+	}
+}
+
+// mapString sets *p to f(*p), writing only when that changes it.
+func mapString(p *string, f func(string) string) {
+	if v := f(*p); v != *p {
+		*p = v
+	}
 }

@@ -188,6 +188,52 @@ func TestHugeRecord(t *testing.T) {
 	}
 }
 
+// TestAbridgeCutsBetweenLines checks that an output too long to keep whole
+// is cut between lines, or between words when a line is longer than the
+// cut may move, so that no secret on a line cut in two leaves its start or
+// its end behind.
+func TestAbridgeCutsBetweenLines(t *testing.T) {
+	marker := func(l string) bool {
+		return strings.HasPrefix(l, "[… ") && strings.HasSuffix(l, " bytes omitted …]")
+	}
+	for _, tc := range []struct {
+		name string
+		unit string // what the output repeats
+		sep  string // what it is cut between
+	}{
+		{"lines", "export TOKEN=Zq8XwVu6Ts5Rq4Po3Nm2Lk1Ji0Hg9Fe8Dc7Ba6 && ./deploy.sh --verbose\n", "\n"},
+		{"words", "--password Zq8XwVu6Ts5Rq4Po3Nm2Lk1Ji0Hg9Fe8Dc7Ba6 ", " "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for shift := range len(tc.unit) {
+				in := strings.Repeat("y", shift) + strings.Repeat(tc.unit, 3*MaxOutput/len(tc.unit))
+				if tail := abridge(in)[strings.Index(abridge(in), "omitted …]\n")+len("omitted …]\n"):]; !strings.HasPrefix(tail, tc.unit[:10]) {
+					t.Errorf("shift %d: the tail starts %.20q, not where a %s starts", shift, tail, strings.TrimSuffix(tc.name, "s"))
+				}
+			}
+			in := strings.Repeat(tc.unit, 3*MaxOutput/len(tc.unit))
+			whole := map[string]bool{}
+			for _, p := range strings.Split(in, tc.sep) {
+				whole[p] = true
+			}
+			out := abridge(in)
+			if len(out) > MaxOutput+100 || !strings.Contains(out, "bytes omitted") {
+				t.Fatalf("%d bytes abridged to %d", len(in), len(out))
+			}
+			for _, line := range strings.Split(out, "\n") {
+				if marker(line) {
+					continue
+				}
+				for _, p := range strings.Split(line, tc.sep) {
+					if !whole[p] {
+						t.Errorf("%q is a part of a %s cut in two", p, strings.TrimSuffix(tc.name, "s"))
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestTooLongRecord checks that a line over the limit is skipped and
 // reported, and reading goes on after it.
 func TestTooLongRecord(t *testing.T) {

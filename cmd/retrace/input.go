@@ -45,6 +45,9 @@ type inputs struct {
 	// out is the file the command writes, if any; it is checked against
 	// the inputs before they are read.
 	out *outFile
+	// known masks, once the inputs are read, the secrets masked anywhere
+	// in them (see redact.Redactor.Remembering); nil with --no-redact.
+	known *redact.Redactor
 }
 
 // A rawArg is a command-line argument taken as it is. Kong decodes strings
@@ -127,6 +130,9 @@ type result struct {
 	skipped []*parser.SyntaxError // lines of retrace's JSONL output that are not its records
 	err     error
 	modTime time.Time // when the file was last written; zero for stdin
+	// known remembers the secrets masked in the source; set on its last
+	// result only, once the source is read whole.
+	known *redact.Redactor
 }
 
 // maxWarnings bounds the malformed-record warnings printed per file.
@@ -134,7 +140,7 @@ const maxWarnings = 10
 
 // load reads and analyzes the transcripts the arguments name. Problems with
 // some inputs are printed on stderr and make it return errPartial along with
-// the report of the rest.
+// the report of the rest. A secret masked in any input is masked in all.
 func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	var reports []*analyzer.SessionReport
 	err := in.each(g, env, func(r *analyzer.SessionReport) {
@@ -142,6 +148,11 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 	})
 	if err != nil && err != errPartial {
 		return nil, err
+	}
+	if in.known.Remembers() {
+		for _, r := range reports {
+			r.MapStrings(in.known.Known)
+		}
 	}
 	return analyzer.Combine(reports), err
 }
@@ -151,8 +162,17 @@ func (in *inputs) load(g *Globals, env *Env) (*analyzer.Report, error) {
 // order of the inputs, as soon as it is ready: what use does not keep is
 // let go. Problems with some inputs are printed on stderr and make it
 // return errPartial once the rest is read; other errors mean nothing was.
+//
+// Secrets are masked before analysis, each input by a Redactor of its own
+// that remembers them (so that one masked where it was assigned is masked
+// where the input says it again); a report handed to use also has the
+// secrets masked that this input and those before it remembered, and so
+// does every message on stderr. in.known holds them all once each
+// returns.
 func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) error {
-	w := &warner{w: env.Stderr, quiet: g.Quiet}
+	red := in.redactor(env)
+	in.known = red.Remembering()
+	w := &warner{w: env.Stderr, quiet: g.Quiet, red: in.known}
 	paths := rawStrings(in.Paths)
 	if countOf(paths, "-") > 1 {
 		return usageError(`"-" is named twice; standard input can be read only once`)
@@ -179,15 +199,13 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 	}
 	prog := newProgress(g, env, sources)
 	w.holdWhile(prog)
-	rd := reader{format: format, red: in.redactor(env), prog: prog, reduce: in.reduce, opts: in.unread,
+	rd := reader{format: format, red: red, calls: !in.callsUnprinted, prog: prog, reduce: in.reduce, opts: in.unread,
 		parts: in.parts && period.isZero()} // a part does not know when its session was active
-	if !in.callsUnprinted {
-		rd.callRed = rd.red
-	}
 
 	sessions, unknown, empty := 0, 0, 0
 	readAll(sources, rd, env.Stdin, func(i int, r result) {
 		src := sources[i]
+		in.known.Learn(r.known)
 		switch {
 		case r.err != nil && !src.explicit && sqliteCompanion(src.name):
 			return // read with its database, if that is opencode's
@@ -219,6 +237,9 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 			if !period.holds(rep.Session, r.modTime) {
 				continue
 			}
+			if r.known != nil && !in.callsUnprinted {
+				in.finish(rep)
+			}
 			s := rep.Session
 			w.skipped(s.Path, s.Skipped)
 			for _, n := range s.Notes {
@@ -244,6 +265,19 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 		return errPartial
 	}
 	return nil
+}
+
+// finish masks what masking before analysis could not, once the source
+// of rep is read whole: the names of its calls (ids, tools, statuses),
+// which the decoder reads until then, the findings drawn from them, and
+// the secrets this input and the inputs before it taught. The calls'
+// texts went through the rules already.
+func (in *inputs) finish(rep *analyzer.SessionReport) {
+	rep.MapFindings(in.known.String)
+	for _, c := range rep.Session.Calls {
+		c.MapNames(in.known.String)
+		c.MapTexts(in.known.Known)
+	}
 }
 
 // skipped warns of the malformed records of the input named name, the first
@@ -321,13 +355,13 @@ func (w *warner) expand(paths []string, per period) []source {
 
 // A reader reads sources.
 type reader struct {
-	format  *parser.Format   // the format of every source; nil to recognize each
-	red     *redact.Redactor // masks the sessions' texts
-	callRed *redact.Redactor // masks the calls' texts; nil when none is printed
-	prog    *progress
-	reduce  bool // read retrace's own JSONL output too
-	opts    analyzer.StreamOptions
-	parts   bool // hand long sessions out in parts
+	format *parser.Format   // the format of every source; nil to recognize each
+	red    *redact.Redactor // masks the texts; each source gets one that remembers
+	calls  bool             // mask the calls' texts too, as some are printed
+	prog   *progress
+	reduce bool // read retrace's own JSONL output too
+	opts   analyzer.StreamOptions
+	parts  bool // hand long sessions out in parts
 }
 
 // readAll reads the sources in parallel and hands use the results of each,
@@ -376,8 +410,20 @@ func readAll(sources []source, rd reader, stdin io.Reader, use func(int, result)
 // of a long session go to part as they are analyzed, and the result holds
 // the last.
 func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
+	red := rd.red.Remembering()
+	res := rd.readWith(src, stdin, part, red)
+	res.known = red
+	return res
+}
+
+// readWith is read, masking with red.
+func (rd reader) readWith(src source, stdin io.Reader, part func(result), red *redact.Redactor) result {
 	if src.opencode {
-		return rd.readOpencode(src)
+		return rd.readOpencode(src, red)
+	}
+	callRed := red
+	if !rd.calls {
+		callRed = nil
 	}
 	var r io.Reader = stdin
 	var modTime time.Time
@@ -405,6 +451,11 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 			return result{err: fmt.Errorf("%s: the JSONL output of retrace pairs or bench; only retrace lessons and retrace bench read it", src.name)}
 		}
 		reports, skipped, err := analyzer.ReadJSONL(br, src.name)
+		if red != nil {
+			for _, rep := range reports {
+				rep.MapStrings(red.String) // records written with --no-redact hold secrets
+			}
+		}
 		return result{reports: reports, skipped: skipped, err: err, modTime: modTime}
 	}
 	// Each call is redacted and analyzed as soon as the decoder is done
@@ -424,7 +475,7 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	analyzed := make(chan struct{})
 	go func() {
 		for c := range calls {
-			redactCall(rd.callRed, c)
+			redactCall(callRed, c)
 			st.Add(c)
 		}
 		close(analyzed)
@@ -437,25 +488,25 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	close(calls)
 	<-analyzed
 	if s == nil && errors.Is(err, parser.ErrDatabase) {
-		return rd.readDatabase(src)
+		return rd.readDatabase(src, red)
 	}
 	if s == nil {
 		return result{err: err}
 	}
-	redactSession(rd.red, s)
+	redactSession(red, s)
 	rep := st.Report(s)
 	rep.Compact()
 	return result{reports: []*analyzer.SessionReport{rep}, err: err, modTime: modTime}
 }
 
 // readDatabase reads a source that is an SQLite database: an opencode
-// database whatever its name, or else no transcript.
-func (rd reader) readDatabase(src source) result {
+// database whatever its name, or else no transcript; masking with red.
+func (rd reader) readDatabase(src source, red *redact.Redactor) result {
 	if src.name == "<stdin>" {
 		return result{err: errors.New("<stdin>: an SQLite database, which retrace reads only from its file")}
 	}
 	if parser.IsOpencodeDB(src.name) {
-		return rd.readOpencode(src)
+		return rd.readOpencode(src, red)
 	}
 	return result{err: parser.ErrDatabase}
 }
@@ -471,17 +522,22 @@ func sqliteCompanion(name string) bool {
 	return false
 }
 
-// readOpencode reads the sessions of an opencode data folder or database.
-func (rd reader) readOpencode(src source) result {
+// readOpencode reads the sessions of an opencode data folder or database,
+// masking with red.
+func (rd reader) readOpencode(src source, red *redact.Redactor) result {
 	sessions, err := parser.ReadOpencodeData(src.name)
+	callRed := red
+	if !rd.calls {
+		callRed = nil
+	}
 	var res result
 	for _, s := range sessions {
 		st := analyzer.NewSessionStream(rd.opts)
 		for _, c := range s.Calls {
-			redactCall(rd.callRed, c)
+			redactCall(callRed, c)
 			st.Add(c)
 		}
-		redactSession(rd.red, s)
+		redactSession(red, s)
 		rep := st.Report(s)
 		rep.Compact()
 		res.reports = append(res.reports, rep)
@@ -507,24 +563,23 @@ func firstLine(br *bufio.Reader) []byte {
 	return nil
 }
 
-// redactSession masks the secrets in the session's own texts, and
-// redactCall those of one call, before analysis, so that no output can
-// show them. A nil red leaves them as they are.
+// redactSession masks the secrets in the session's own texts (its notes
+// and the messages of its skipped records included), and redactCall those
+// of one call, before analysis, so that no output can show them. A nil red
+// leaves them as they are.
 func redactSession(red *redact.Redactor, s *parser.Session) {
-	if red == nil {
-		return
+	if red != nil {
+		s.MapStrings(red.String)
 	}
-	s.Title, s.Cwd = red.String(s.Title), red.String(s.Cwd)
 }
 
+// redactCall masks what a call's texts say: its command, file, argument
+// values, output, note and text. Its names (id, tool, status, sidechain),
+// which the decoder may still read once it has handed the call on, are
+// masked once the source is read (see inputs.finish).
 func redactCall(red *redact.Redactor, c *parser.Call) {
-	if red == nil {
-		return
-	}
-	c.Command, c.File, c.Output = red.String(c.Command), red.String(c.File), red.String(c.Output)
-	c.Note, c.Text = red.String(c.Note), red.String(c.Text)
-	for k, v := range c.Args {
-		c.Args[k] = red.String(v)
+	if red != nil {
+		c.MapTexts(red.String)
 	}
 }
 
@@ -581,10 +636,12 @@ func pathError(err error) string {
 }
 
 // A warner prints problems with the input on stderr and remembers whether
-// any input was lost.
+// any input was lost. Messages quote what the input holds, so they are
+// masked as every output is.
 type warner struct {
 	w      io.Writer
 	quiet  bool
+	red    *redact.Redactor // masks the messages; nil with --no-redact
 	failed bool
 	mu     sync.Mutex
 	held   *bytes.Buffer // what is kept back while a progress bar is shown
@@ -612,7 +669,7 @@ func (w *warner) print(format string, args ...any) {
 	if w.held != nil {
 		out = w.held
 	}
-	say(out, format, args...)
+	say(out, "%s", w.red.String(fmt.Sprintf(format, args...)))
 }
 
 // holdWhile keeps the messages back while the progress bar p is shown, so

@@ -28,6 +28,12 @@ func (c *lessonsCmd) Run(g *Globals, env *Env) error {
 		var lessons []*analyzer.Lesson
 		for _, l := range set.Lessons() {
 			if l.Count >= c.MinCount {
+				if c.known != nil {
+					// Lessons come from parts of sessions, whose call ids
+					// are not masked yet, and learn nothing of the secrets
+					// the inputs after theirs taught.
+					l.MapStrings(c.known.String)
+				}
 				lessons = append(lessons, l)
 			}
 		}

@@ -14,14 +14,19 @@ const (
 	passwordName
 	genericName
 	awsSecretName
+	azureKeyName  // an Azure storage or Service Bus key
+	signatureName // the signature of a signed URL
+	authName      // "auth": HTTP basic credentials, as in Docker's config.json
 )
 
 // classify tells what name (a variable, a JSON or YAML key, a flag without
 // its dashes or with them) holds, by its end, ignoring case and the
 // separators _ - and . : PGPASSWORD, db_password, --passwd, "passphrase",
-// DB_PASS, MYSQL_PWD, -storepass are passwords; GITHUB_TOKEN, client_secret,
-// x-api-key, SecretAccessKey are secrets. MAX_TOKENS, TOKEN_TYPE,
-// secretName and PWD (the working directory) are not.
+// DB_PASS, MYSQL_PWD, -storepass, REDISCLI_AUTH are passwords;
+// GITHUB_TOKEN, client_secret, x-api-key, SecretAccessKey, private_key_id
+// are secrets; AccountKey, sig, X-Amz-Signature and auth have kinds of
+// their own. MAX_TOKENS, TOKEN_TYPE, secretName and PWD (the working
+// directory) are not.
 func classify(name string) nameClass {
 	name = strings.TrimLeft(name, "-")
 	if name == "" || len(name) > 64 {
@@ -48,11 +53,17 @@ func classify(name string) nameClass {
 	switch {
 	case strings.HasSuffix(tail, "secretaccesskey"):
 		return awsSecretName
+	case strings.HasSuffix(tail, "accountkey"), strings.HasSuffix(tail, "sharedaccesskey"), strings.HasSuffix(tail, "storagekey"):
+		return azureKeyName
 	case strings.HasSuffix(tail, "password"), strings.HasSuffix(tail, "passwd"), strings.HasSuffix(tail, "passphrase"),
-		strings.HasSuffix(tail, "storepass"), strings.HasSuffix(tail, "keypass"),
+		strings.HasSuffix(tail, "storepass"), strings.HasSuffix(tail, "keypass"), strings.HasSuffix(tail, "rediscliauth"),
 		strings.EqualFold(name, "pass"), hasSuffixFold(name, "_pass"), hasSuffixFold(name, "-pass"), hasSuffixFold(name, ".pass"),
 		hasSuffixFold(name, "_pwd"), hasSuffixFold(name, "-pwd"):
 		return passwordName
+	case strings.EqualFold(name, "sig"), strings.HasSuffix(tail, "signature"):
+		return signatureName
+	case strings.EqualFold(name, "auth"), hasSuffixFold(name, "_auth"), hasSuffixFold(name, "-auth"), hasSuffixFold(name, ".auth"):
+		return authName
 	}
 	for _, suffix := range genericSuffixes {
 		if strings.HasSuffix(tail, suffix) {
@@ -64,11 +75,12 @@ func classify(name string) nameClass {
 
 // secretEnd reports whether a name that ends with c may be a secret's:
 // whether c ends one of the words classify looks for (key, password,
-// passwd, pwd, passphrase, pass, token, secret), in either case. Most
-// names end otherwise, so this one test turns most of them away.
+// passwd, pwd, passphrase, pass, token, secret, id, signature, sig, auth),
+// in either case. Most names end otherwise, so this one test turns most of
+// them away.
 func secretEnd(c byte) bool {
 	switch c | 0x20 {
-	case 'y', 'd', 'e', 's', 'n', 't':
+	case 'y', 'd', 'e', 's', 'n', 't', 'g', 'h':
 		return true
 	}
 	return false
@@ -77,8 +89,8 @@ func secretEnd(c byte) bool {
 // secretEnds reports whether name, which ends with a letter, may be a
 // secret's by its last two letters, ignoring case and separators: whether
 // they end one of the words classify looks for (key, password, passwd,
-// pwd, passphrase, pass, token, secret). It turns away in a few steps most
-// names that secretEnd lets through.
+// pwd, passphrase, pass, token, secret, id, signature, sig, auth). It turns
+// away in a few steps most names that secretEnd lets through.
 func secretEnds(name string) bool {
 	j := len(name) - 2
 	for j >= 0 && (name[j] == '_' || name[j] == '-' || name[j] == '.') {
@@ -92,15 +104,19 @@ func secretEnds(name string) bool {
 	case b == 'y':
 		return a == 'e'
 	case b == 'd':
-		return a == 'r' || a == 'w'
+		return a == 'r' || a == 'w' || a == 'i'
 	case b == 'e':
-		return a == 's'
+		return a == 's' || a == 'r'
 	case b == 's':
 		return a == 's'
 	case b == 'n':
 		return a == 'e'
 	case b == 't':
 		return a == 'e'
+	case b == 'g':
+		return a == 'i'
+	case b == 'h':
+		return a == 't'
 	}
 	return false
 }
@@ -114,7 +130,7 @@ func hasSuffixFold(s, suffix string) bool {
 // genericSuffixes end the (normalized) names of variables that hold a
 // secret other than a password.
 var genericSuffixes = []string{
-	"token", "secret", "apikey", "accesskey", "secretkey", "privatekey", "authkey",
+	"token", "secret", "apikey", "accesskey", "secretkey", "privatekey", "authkey", "privatekeyid",
 }
 
 // maxValue bounds a value's length.
@@ -166,8 +182,8 @@ func assignAt(s string, i int) (span, bool) {
 		}
 	}
 	cls := classify(s[k:j])
-	if cls == notSecret {
-		return span{}, false
+	if cls == notSecret || cls == signatureName && j-k == 3 && !(k > 0 && (s[k-1] == '?' || s[k-1] == '&')) {
+		return span{}, false // sig= is a signature in a URL's query only
 	}
 	if sep == ':' {
 		if quote == 0 && (spaced || !lineStart(s, k) || i+1 >= len(s) || s[i+1] != ' ') {
@@ -185,38 +201,75 @@ func assignAt(s string, i int) (span, bool) {
 
 // valueSpan returns the span of the value at p, given to a name of class
 // cls. spaced tells that the separator had spaces around it, as in code and
-// in YAML; then a bare word is taken for a variable, not a password.
+// in YAML; then a bare word is taken for a variable, not a password. A
+// value that runs into a cut is masked whatever it holds, but for a
+// placeholder.
 func valueSpan(s string, p int, cls nameClass, spaced bool) (span, bool) {
 	vs, ve, quoted, ok := value(s, p)
 	if !ok {
 		return span{}, false
 	}
+	ve, cut := cutValue(s, vs, ve)
 	v := s[vs:ve]
-	if placeholder(v) || !quoted && code(s, ve, v, spaced) {
+	if v == "" || placeholder(v) || !quoted && code(s, ve, v, spaced) {
 		return span{}, false
+	}
+	if cut {
+		return span{vs, ve, cutKinds[cls]}, true
 	}
 	switch cls {
 	case awsSecretName:
 		if len(v) == 40 && run(v, 0, cB64, 40) == 40 && !filler(v) {
 			return span{vs, ve, kindAWSSecret}, true
 		}
-		fallthrough
-	case genericName:
-		if randomish(v) {
-			return span{vs, ve, kindGeneric}, true
+	case azureKeyName:
+		if len(v) >= 40 && run(v, 0, cB64, len(v)) == len(v) && !filler(v) {
+			return span{vs, ve, kindAzureKey}, true
+		}
+	case signatureName:
+		// Base64, base64url or hex, URL-encoded or not.
+		if m, distinct := classes(v); len(v) >= 16 && count(m) >= 2 && distinct >= 8 &&
+			run(strings.ReplaceAll(v, "%", ""), 0, cB64|cB64URL, len(v)) == len(v)-strings.Count(v, "%") {
+			return span{vs, ve, kindSignature}, true
 		}
 		return span{}, false
+	case authName:
+		if userPassword(v) {
+			return span{vs, ve, kindBasicAuth}, true
+		}
 	case passwordName:
 		return span{vs, ve, kindPassword}, true
+	}
+	if randomish(v) {
+		return span{vs, ve, kindGeneric}, true
 	}
 	return span{}, false
 }
 
+// cutKinds names what a value cut short is found as, by the class of its
+// name.
+var cutKinds = [...]kind{
+	passwordName:  kindPassword,
+	genericName:   kindGeneric,
+	awsSecretName: kindAWSSecret,
+	azureKeyName:  kindAzureKey,
+	signatureName: kindSignature,
+	authName:      kindBasicAuth,
+}
+
 // value returns the bounds of the value at p: the inside of a quoted
 // string ('…', "…", `…`, or \"…\" inside a JSON string), or the bytes up
-// to a space, a quote or punctuation that ends a word in code.
+// to a space, a quote or punctuation that ends a word in code. A quoted
+// string that runs into a cut before its closing quote ends there.
 func value(s string, p int) (start, end int, quoted, ok bool) {
 	if p >= len(s) {
+		return 0, 0, false, false
+	}
+	cut := -1 // where the string runs into a cut, if it does
+	unclosed := func(from int) (int, int, bool, bool) {
+		if cut > from {
+			return from, cut, true, true
+		}
 		return 0, 0, false, false
 	}
 	switch q := s[p]; {
@@ -224,7 +277,14 @@ func value(s string, p int) (start, end int, quoted, ok bool) {
 		for e := p + 1; e < len(s) && e-p <= maxValue; e++ {
 			switch s[e] {
 			case '\n':
-				return 0, 0, false, false
+				if cut < 0 && cutAt(s, e) {
+					cut = e
+				}
+				return unclosed(p + 1)
+			case ellipsis[0]:
+				if cut < 0 && cutAt(s, e) {
+					cut = e
+				}
 			case '\\':
 				if q != '\'' {
 					e++
@@ -233,12 +293,19 @@ func value(s string, p int) (start, end int, quoted, ok bool) {
 				return p + 1, e, true, e > p+1
 			}
 		}
-		return 0, 0, false, false
+		return unclosed(p + 1)
 	case q == '\\' && p+1 < len(s) && s[p+1] == '"':
 		for e := p + 2; e+1 < len(s) && e-p <= maxValue; e++ {
 			switch s[e] {
 			case '\n':
-				return 0, 0, false, false
+				if cut < 0 && cutAt(s, e) {
+					cut = e
+				}
+				return unclosed(p + 2)
+			case ellipsis[0]:
+				if cut < 0 && cutAt(s, e) {
+					cut = e
+				}
 			case '\\':
 				if s[e+1] == '"' {
 					return p + 2, e, true, e > p+2
@@ -246,7 +313,7 @@ func value(s string, p int) (start, end int, quoted, ok bool) {
 				e++
 			}
 		}
-		return 0, 0, false, false
+		return unclosed(p + 2)
 	}
 	e := p
 	for e < len(s) && e-p < maxValue && !is(s[e], cStop) {
@@ -304,13 +371,23 @@ const (
 	cmdMySQL   = 1 << iota // mysql, mysqldump, mysqladmin, mariadb…
 	cmdSSHPass             // sshpass
 	cmdCurl                // curl
+	cmdLogin               // docker login, podman login, helm registry login…
+	cmdMongo               // mongo, mongosh, mongodump…
+	cmdRedis               // redis-cli
+	cmdLDAP                // ldapsearch, ldapmodify…
 )
 
 // commandWords are the words that stand for each command.
 var commandWords = [...]struct {
 	word string
 	cmd  uint8
-}{{"mysql", cmdMySQL}, {"mariadb", cmdMySQL}, {"sshpass", cmdSSHPass}, {"curl", cmdCurl}}
+}{
+	{"mysql", cmdMySQL}, {"mariadb", cmdMySQL}, {"sshpass", cmdSSHPass}, {"curl", cmdCurl}, {"login", cmdLogin},
+	{"mongo", cmdMongo}, {"redis-cli", cmdRedis}, {"ldap", cmdLDAP},
+}
+
+// longestWord is the length of the longest of commandWords.
+const longestWord = len("redis-cli")
 
 // A cmdMemo tells which commands the shell command being scanned names
 // before a point: the text since the last line break (real or escaped),
@@ -359,7 +436,7 @@ func (m *cmdMemo) names(s string, i int, cmds uint8) bool {
 	if next >= 0 {
 		m.start, m.upto, m.has, m.pSeen = next, next, 0, false
 	}
-	from := max(m.start, m.upto-len("mariadb")+1) // a word across upto
+	from := max(m.start, m.upto-longestWord+1) // a word across upto
 	for _, w := range commandWords {
 		if m.has&w.cmd == 0 && strings.Contains(s[from:i], w.word) {
 			m.has |= w.cmd
@@ -373,12 +450,15 @@ func (m *cmdMemo) names(s string, i int, cmds uint8) bool {
 // the value follows a space (the --name=value form is assignAt's):
 //
 //	--password hunter2  --db-password 'x y'  -storepass x  --token <random>
-//	mysql -pSECRET  sshpass -p SECRET  curl -u user:SECRET  openssl -passin pass:SECRET
+//	mysql -pSECRET  sshpass -p SECRET  curl -u user:SECRET  curl -sSu user:SECRET
+//	curl --user=user:SECRET  openssl -passin pass:SECRET  docker login -p SECRET
+//	mongosh -p SECRET  redis-cli -a SECRET  ldapsearch -w SECRET
 //
 // mysql's -p takes its value only attached: "mysql -p dbname" prompts for
 // the password and names a database, so that form is left alone. A -p is a
 // password only as the first -p of a command that names mysql, mariadb or
-// sshpass (see cmdMemo).
+// sshpass (see cmdMemo), or as the -p of a command that logs in or names
+// mongo, and then not when it is a number (a port).
 func flagAt(s string, i int, cmd *cmdMemo) (span, bool) {
 	if i > 0 && !isSpace(s[i-1]) && strings.IndexByte("\n\r\"'`(=;|&", s[i-1]) < 0 {
 		return span{}, false
@@ -405,27 +485,32 @@ func flagAt(s string, i int, cmd *cmdMemo) (span, bool) {
 		}
 		cmd.pSeen = true
 		switch {
-		case j+1 < len(s) && !is(s[j+1], cStop): // -pSECRET
+		case j+1 < len(s) && (!is(s[j+1], cStop) || s[j+1] == '"' || s[j+1] == '\''): // -pSECRET, -p'SECRET'
 			vs, ve, _, ok := value(s, j+1)
-			if ok && !placeholder(s[vs:ve]) {
-				return span{vs, ve, kindPassword}, true
+			if ok {
+				return secretPart(s, vs, ve, kindPassword)
 			}
 		case name == "p" && p > k && p < len(s) && s[p] != '-' && cmd.names(s, i, cmdSSHPass): // sshpass -p SECRET
 			return valueSpan(s, p, passwordName, false)
 		}
 		return span{}, false
 	}
+	if !single && (name == "user" || name == "proxy-user") && k < len(s) && s[k] == '=' {
+		p = k + 1 // curl --user=name:password
+	}
 	if p == k || p >= len(s) || s[p] == '-' {
 		return span{}, false
 	}
 	switch {
-	case single && name == "u" || !single && name == "user":
+	case (single && name[len(name)-1]|0x20 == 'u' && run(name, 0, cLower|cUpper, len(name)) == len(name) ||
+		!single && (name == "user" || name == "proxy-user")) && cmd.names(s, i, cmdCurl):
+		// curl -u, -su, -sSfu…, --user and the proxy's -U: name:password.
 		vs, ve, _, ok := value(s, p)
 		c := strings.IndexByte(s[vs:ve], ':')
-		if !ok || c < 0 || !cmd.names(s, i, cmdCurl) || placeholder(s[vs+c+1:ve]) {
+		if !ok || c < 0 {
 			return span{}, false
 		}
-		return span{vs + c + 1, ve, kindPassword}, true
+		return secretPart(s, vs+c+1, ve, kindPassword)
 	case single && (name == "passin" || name == "passout" || name == "pass"):
 		// openssl: pass:SECRET; env:VAR, file:PATH, fd:N and stdin name
 		// where the password is, not the password.
@@ -434,17 +519,56 @@ func flagAt(s string, i int, cmd *cmdMemo) (span, bool) {
 			return span{}, false
 		}
 		if v := s[vs:ve]; strings.HasPrefix(v, "pass:") {
-			if placeholder(v[5:]) {
-				return span{}, false
-			}
-			return span{vs + 5, ve, kindPassword}, true
+			return secretPart(s, vs+5, ve, kindPassword)
 		}
 		if name != "pass" {
 			return span{}, false
 		}
+	case single && (name == "p" && cmd.names(s, i, cmdLogin|cmdMongo) || name == "a" && cmd.names(s, i, cmdRedis) ||
+		name == "w" && cmd.names(s, i, cmdLDAP)):
+		if vs, ve, _, ok := value(s, p); !ok || run(s, vs, cDigit, ve-vs) == ve-vs {
+			return span{}, false // a port
+		}
+		return valueSpan(s, p, passwordName, false)
 	}
 	cls := classify(name)
 	if cls == notSecret {
+		return span{}, false
+	}
+	return valueSpan(s, p, cls, false)
+}
+
+// secretPart returns the span of s[vs:ve], the secret part of a value
+// (after "user:" or "pass:"), found as k, unless it is a placeholder. A
+// part that runs into a cut ends there.
+func secretPart(s string, vs, ve int, k kind) (span, bool) {
+	ve, _ = cutValue(s, vs, ve)
+	if vs >= ve || placeholder(s[vs:ve]) {
+		return span{}, false
+	}
+	return span{vs, ve, k}, true
+}
+
+// awsConfigAt matches the value of an AWS credential given without = or
+// ':', as "aws configure set aws_secret_access_key VALUE" sets it.
+func awsConfigAt(s string, i int) (span, bool) {
+	var cls nameClass
+	switch {
+	case !before(s, i, cIdent):
+		return span{}, false
+	case hasPrefixFold(s[i:], "aws_secret_access_key"):
+		cls = awsSecretName
+	case hasPrefixFold(s[i:], "aws_session_token"):
+		cls = genericName
+	default:
+		return span{}, false
+	}
+	k := run(s, i, cIdent, 64)
+	p := k
+	for p < len(s) && p-k < 4 && isSpace(s[p]) {
+		p++
+	}
+	if p == k || p >= len(s) || !is(s[p], cB64) {
 		return span{}, false
 	}
 	return valueSpan(s, p, cls, false)
@@ -469,7 +593,19 @@ func urlAt(s string, i int) (span, bool) {
 	auth := s[a:e]
 	at := strings.LastIndexByte(auth, '@')
 	if at < 0 {
-		return span{}, false
+		if f, ok := webhookAt(s, a, e); ok {
+			return f, true
+		}
+		// The authority may run into a cut before its @: user:pass….
+		x := strings.Index(auth, ellipsis)
+		if x < 0 && cutAt(s, e) {
+			x = len(auth)
+		}
+		c := strings.IndexByte(auth[:max(x, 0)], ':')
+		if x < 0 || c < 0 || run(auth, c+1, cDigit, x) == x || strings.IndexByte(auth[:x], '[') >= 0 {
+			return span{}, false // no cut, host:port, or an IPv6 address
+		}
+		return secretPart(s, a+c+1, a+x, kindURLPassword)
 	}
 	// RFC 3986 has '[' percent-encoded in user information: one here starts
 	// a mask.

@@ -18,6 +18,7 @@ const (
 	cStop               // ends an unquoted value: space, quotes, , ; & | ( ) [ ] { } < > \
 	cUWord              // [A-Za-z0-9_]
 	cEq                 // =
+	cHex                // [0-9a-fA-F]
 )
 
 var class = buildClass()
@@ -57,6 +58,9 @@ func buildClass() (class [256]uint16) {
 		}
 		if b <= ' ' || strings.IndexByte("\"'`,;&|()[]{}<>\\", b) >= 0 {
 			m |= cStop
+		}
+		if '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F' {
+			m |= cHex
 		}
 		class[c] = m
 	}

@@ -29,11 +29,17 @@ func classifyAll(name string) nameClass {
 	switch {
 	case strings.HasSuffix(tail, "secretaccesskey"):
 		return awsSecretName
+	case strings.HasSuffix(tail, "accountkey"), strings.HasSuffix(tail, "sharedaccesskey"), strings.HasSuffix(tail, "storagekey"):
+		return azureKeyName
 	case strings.HasSuffix(tail, "password"), strings.HasSuffix(tail, "passwd"), strings.HasSuffix(tail, "passphrase"),
-		strings.HasSuffix(tail, "storepass"), strings.HasSuffix(tail, "keypass"),
+		strings.HasSuffix(tail, "storepass"), strings.HasSuffix(tail, "keypass"), strings.HasSuffix(tail, "rediscliauth"),
 		strings.EqualFold(name, "pass"), hasSuffixFold(name, "_pass"), hasSuffixFold(name, "-pass"), hasSuffixFold(name, ".pass"),
 		hasSuffixFold(name, "_pwd"), hasSuffixFold(name, "-pwd"):
 		return passwordName
+	case strings.EqualFold(name, "sig"), strings.HasSuffix(tail, "signature"):
+		return signatureName
+	case strings.EqualFold(name, "auth"), hasSuffixFold(name, "_auth"), hasSuffixFold(name, "-auth"), hasSuffixFold(name, ".auth"):
+		return authName
 	}
 	for _, suffix := range genericSuffixes {
 		if strings.HasSuffix(tail, suffix) {
@@ -49,6 +55,8 @@ var classifyNames = []string{
 	"to_ken", "client_secret", "x-api-key", "SecretAccessKey", "AWS_SECRET_ACCESS_KEY", "MAX_TOKENS",
 	"TOKEN_TYPE", "secretName", "authKey", "private.key", "key", "ey", "y", "monkey", "password_",
 	"token.", "tok-en", "sec_ret", "Ke_Y", "name", "value", "address",
+	"AccountKey", "SharedAccessKey", "AZURE_STORAGE_KEY", "sig", "SIG", "X-Amz-Signature", "x_goog_signature", "auth",
+	"AUTH", "REDISCLI_AUTH", "basic_auth", "oauth", "private_key_id", "user_id", "pid", "config", "hash",
 }
 
 func TestClassify(t *testing.T) {

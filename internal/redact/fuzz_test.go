@@ -7,10 +7,11 @@ import (
 )
 
 // FuzzString checks String's invariants on any input, with and without
-// Options.Hosts: it does not panic; it is idempotent, so its output holds
-// nothing more for the rules to find; its output is valid UTF-8 when the
-// input is; and it only replaces, so what lies between the masks of the
-// output is the input's own text, in order.
+// Options.Hosts, and by a Redactor that remembers what it masked in every
+// input before: it does not panic; it is idempotent, so its output holds
+// nothing more for the rules or the memory to find; its output is valid
+// UTF-8 when the input is; and it only replaces, so what lies between the
+// masks of the output is the input's own text, in order.
 func FuzzString(f *testing.F) {
 	for _, tc := range secretCases {
 		f.Add(tc.in)
@@ -20,8 +21,9 @@ func FuzzString(f *testing.F) {
 	}
 	f.Add(secretText(1)[:4096])
 	plain, hosts := newTest(false), newTest(true)
+	remember := plain.Remembering()
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, r := range []*Redactor{plain, hosts} {
+		for _, r := range []*Redactor{plain, hosts, remember} {
 			out := r.String(in)
 			if again := r.String(out); again != out {
 				t.Fatalf("hosts=%v: not idempotent on %q:\nonce  %q\ntwice %q", r.hosts, in, out, again)

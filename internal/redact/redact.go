@@ -33,12 +33,14 @@ type Options struct {
 type Redactor struct {
 	hosts bool
 	pairs *pairTable
-	macs  sync.Pool // of hash.Hash: HMAC-SHA256 under the key
+	macs  *sync.Pool // of hash.Hash: HMAC-SHA256 under the key
+	mem   *memory    // the secrets masked so far; nil when none are remembered
 }
 
-// New returns a Redactor configured by o. It copies o.Key.
+// New returns a Redactor configured by o. It copies o.Key. It remembers no
+// secret: see Remembering.
 func New(o Options) *Redactor {
-	r := &Redactor{hosts: o.Hosts, pairs: &secretPairs}
+	r := &Redactor{hosts: o.Hosts, pairs: &secretPairs, macs: new(sync.Pool)}
 	if o.Hosts {
 		r.pairs = &hostPairs
 	}
@@ -51,12 +53,43 @@ func New(o Options) *Redactor {
 	return r
 }
 
+// Remembering returns a Redactor that masks as r does, with r's key, and
+// remembers each secret it masks from then on (but for values shorter than
+// 6 bytes, and words: see memorable), to mask it wherever else it meets it,
+// as the kind it was found as: a password masked in "export
+// DB_PASSWORD=…" is masked in the traceback that echoes it. It starts
+// with an empty memory of its own. A nil r gives nil.
+//
+// A value met before it was learned is not masked there by String; Known
+// masks it once all the texts are read.
+func (r *Redactor) Remembering() *Redactor {
+	if r == nil {
+		return nil
+	}
+	return &Redactor{hosts: r.hosts, pairs: r.pairs, macs: r.macs, mem: new(memory)}
+}
+
+// Learn adds to what r remembers the secrets o remembers. It does nothing
+// when either does not remember.
+func (r *Redactor) Learn(o *Redactor) {
+	if r == nil || r.mem == nil || o == nil || o.mem == nil || o.mem == r.mem {
+		return
+	}
+	vs, kinds := o.mem.values()
+	r.mem.mu.Lock()
+	defer r.mem.mu.Unlock()
+	for _, v := range vs {
+		r.mem.add(v, kinds[v])
+	}
+}
+
 // String returns s with every secret replaced by "[secret:<kind>:<hash>]",
 // and, when Options.Hosts is set, every IP address by "[host:<hash>]" and
 // every home-directory user name by "[user:<hash>]". <hash> is the first 4
 // hex digits of an HMAC-SHA256 of the masked text, so one value gets one
 // mask everywhere. Text around a secret (a header name, a flag, a URL's
-// user and host) is kept.
+// user and host) is kept. A Redactor that remembers learns the secrets of
+// s, then masks every secret it knows.
 //
 // String returns s itself when there is nothing to mask. Its output is
 // valid UTF-8 when s is, and String(String(s)) == String(s).
@@ -65,10 +98,57 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	found := r.find(s)
+	if len(found) > 0 {
+		found = resolve(found)
+	}
+	var cuts []cutKnown
+	if r.mem != nil {
+		r.mem.mu.Lock()
+		r.mem.learn(s, found)
+		n := len(found)
+		found, cuts = r.mem.find(s, found, nil)
+		r.mem.mu.Unlock()
+		if len(found) > n {
+			found = resolve(found)
+		}
+	}
+	return r.mask(s, found, cuts)
+}
+
+// Known returns s with every secret r remembers masked, as String masks
+// it, and nothing else. It masks what String could not when the value
+// came before the text that taught it.
+func (r *Redactor) Known(s string) string {
+	if r == nil || r.mem == nil {
+		return s
+	}
+	r.mem.mu.Lock()
+	found, cuts := r.mem.find(s, nil, nil)
+	r.mem.mu.Unlock()
 	if len(found) == 0 {
 		return s
 	}
-	found = resolve(found)
+	return r.mask(s, resolve(found), cuts)
+}
+
+// Remembers reports whether r remembers any secret, so that Known has
+// something to mask.
+func (r *Redactor) Remembers() bool {
+	if r == nil || r.mem == nil {
+		return false
+	}
+	r.mem.mu.Lock()
+	defer r.mem.mu.Unlock()
+	return len(r.mem.kinds) > 0
+}
+
+// mask returns s with the spans found, ordered and disjoint, replaced by
+// their masks. A span that is the start of a remembered value cut short
+// (cuts) gets the mask of the whole value.
+func (r *Redactor) mask(s string, found []span, cuts []cutKnown) string {
+	if len(found) == 0 {
+		return s
+	}
 	m := &masker{mac: r.macs.Get().(hash.Hash)}
 	defer r.macs.Put(m.mac)
 	var b strings.Builder
@@ -76,7 +156,13 @@ func (r *Redactor) String(s string) string {
 	last := 0
 	for _, f := range found {
 		b.WriteString(s[last:f.start])
-		m.write(&b, f.kind, s[f.start:f.end])
+		v := s[f.start:f.end]
+		for _, c := range cuts {
+			if c.start == f.start && strings.HasPrefix(c.value, v) {
+				v = c.value
+			}
+		}
+		m.write(&b, f.kind, v)
 		last = f.end
 	}
 	b.WriteString(s[last:])

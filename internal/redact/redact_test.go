@@ -33,6 +33,8 @@ const (
 	b64url = alnum + "-_"
 	b64    = alnum + "+/"
 	base32 = upper + "234567"
+	hexLow = "0123456789abcdef"
+	bech32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 )
 
 // fake returns n bytes of alphabet drawn by a xorshift generator seeded
@@ -76,6 +78,25 @@ var (
 	fakeBearer = fake(27, 40, alnum)
 	fakeToken  = fake(28, 40, alnum)
 	fakePEM    = pemLines(fake(29, 64*12+20, b64))
+
+	fakeNPM         = "npm_" + fake(40, 36, alnum)
+	fakePyPI        = "pypi-" + "AgEIcHlwaS5vcmc" + fake(41, 150, b64url)
+	fakeSendGrid    = "SG." + fake(42, 22, b64url) + "." + fake(43, 43, b64url)
+	fakeTwilioSK    = "SK" + fake(44, 32, hexLow)
+	fakeTwilioAC    = "AC" + fake(45, 32, hexLow)
+	fakeTwilioAuth  = fake(46, 32, hexLow)
+	fakeAzureKey    = fake(47, 86, b64) + "=="
+	fakeSAS         = fake(48, 30, alnum) + "%2B" + fake(49, 8, alnum) + "%3D"
+	fakeDockerAuth  = base64.StdEncoding.EncodeToString([]byte("deploy:" + fake(50, 20, alnum)))
+	fakeSlackHook   = "T" + fake(51, 10, upper+digits) + "/B" + fake(52, 10, upper+digits) + "/" + fake(53, 24, alnum)
+	fakeDiscordHook = fake(54, 18, digits) + "/" + fake(55, 68, b64url)
+	fakeDiscord     = base64.RawURLEncoding.EncodeToString([]byte("1"+fake(56, 17, digits))) + "." + fake(57, 6, b64url) + "." + fake(58, 38, b64url)
+	fakeAge         = "AGE-" + "SECRET-KEY-1" + fake(59, 58, bech32)
+	fakeDigitalOcn  = "dop_" + "v1_" + fake(60, 64, hexLow)
+	fakeGoogleOAuth = "ya" + "29." + fake(61, 120, b64url)
+	fakeOpenRouter  = "sk-" + "or-v1-" + fake(62, 64, hexLow)
+	fakeDeepSeek    = "sk-" + fake(63, 32, hexLow)
+	fakeGCPKeyID    = fake(64, 40, hexLow)
 )
 
 func pemLines(body string) string {
@@ -244,6 +265,93 @@ var secretCases = []tcase{
 	{"generic/known-kind", "OPENAI_API_KEY=" + fakeOpenAI, "OPENAI_API_KEY=[secret:openai-key]"},
 	{"generic/not-random", "MAX_TOKENS=4096 token_type=bearer SECRET_NAME=prod-db TOKEN=abc api_key=api_key", ""},
 	{"generic/word", `{"token": "not-a-secret-just-words"}`, ""},
+	{"generic/gcp-key-id", `{"type": "service_account", "private_key_id": "` + fakeGCPKeyID + `",`, `{"type": "service_account", "private_key_id": "[secret:generic-secret]",`},
+	{"generic/ids", "user_id=12345 pid=4242 uuid=123e4567-e89b-12d3-a456-426614174000", ""},
+
+	// More shapes of known kinds
+	{"openai/openrouter", "OPENROUTER_API_KEY=" + fakeOpenRouter, "OPENROUTER_API_KEY=[secret:openai-key]"},
+	{"openai/hex", "key " + fakeDeepSeek + " set", "key [secret:openai-key] set"},
+	{"openai/hex-words", "sk-" + "0123456789abcdef0123456789abcdef-and-more and sk-" + strings.Repeat("ab12", 9), ""},
+	{"aws-secret/configure", "aws configure set aws_secret_access_key " + fakeAWSSecret, "aws configure set aws_secret_access_key [secret:aws-secret]"},
+	{"aws/session-token", "aws configure set aws_session_token " + fake(65, 200, b64), "aws configure set aws_session_token [secret:generic-secret]"},
+	{"aws/prose", "Set aws_secret_access_key in ~/.aws/credentials, or aws_session_token for STS.", ""},
+	{"url/redis-empty-user", "REDIS_URL=redis://:Xk9pLm2Qw7@cache:6379/0", "REDIS_URL=redis://:[secret:url-password]@cache:6379/0"},
+	{"password/redis-cli", "redis-cli -h cache -a Xk9pLm2Qw7 ping", "redis-cli -h cache -a [secret:password] ping"},
+	{"password/rediscli-auth", "REDISCLI_AUTH=Xk9pLm2Qw7 redis-cli ping", "REDISCLI_AUTH=[secret:password] redis-cli ping"},
+	{"password/docker-login", "docker login -u bot -p Xk9pLm2Qw7 ghcr.io", "docker login -u bot -p [secret:password] ghcr.io"},
+	{"password/docker-ports", "docker run -p 8080:80 img; ssh -p 2222 -l login host; docker login -p 5000", ""},
+	{"password/mongo", "mongosh -u admin -p Xk9pLm2Qw7 mongodb://db", "mongosh -u admin -p [secret:password] mongodb://db"},
+	{"password/ldap", "ldapsearch -x -D cn=admin -w Xk9pLm2Qw7 -b dc=x", "ldapsearch -x -D cn=admin -w [secret:password] -b dc=x"},
+	{"password/mysql-quoted", "mysql -u root -p'hunter2xyz' -e 'select 1'", "mysql -u root -p'[secret:password]' -e 'select 1'"},
+	{"password/mysql-dquoted", `mysql -h db -u root -p"Xk9p Lm2" app`, `mysql -h db -u root -p"[secret:password]" app`},
+	{"password/curl-cluster", "curl -sSfu admin:Xk9pLm2Qw7 https://ci.internal", "curl -sSfu admin:[secret:password] https://ci.internal"},
+	{"password/curl-user-eq", "curl --user=admin:Xk9pLm2Qw7 https://ci.internal", "curl --user=admin:[secret:password] https://ci.internal"},
+	{"password/curl-other", "curl -sSL https://x | tar -xzu; ls -u a:b", ""},
+	{"pem/json-double-escaped-cut", `"{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n` + strings.ReplaceAll(fakePEM[:300], "\n", `\\n`) + `\n`,
+		`"{\"private_key\": \"[secret:private-key]\n`},
+
+	// npm-token
+	{"npm", "//registry.npmjs.org/:_authToken=" + fakeNPM, "//registry.npmjs.org/:_authToken=[secret:npm-token]"},
+	{"npm/bare", "token " + fakeNPM + " ok", "token [secret:npm-token] ok"},
+	{"npm/words", "npm_config_cache npm_" + fake(66, 20, alnum), ""},
+
+	// pypi-token
+	{"pypi", "twine upload -u __token__ -p " + fakePyPI + " dist/*", "twine upload -u __token__ -p [secret:pypi-token] dist/*"},
+
+	// sendgrid-key
+	{"sendgrid", "SENDGRID_API_KEY=" + fakeSendGrid, "SENDGRID_API_KEY=[secret:sendgrid-key]"},
+	{"sendgrid/words", "SG.1 and SG.abc.def and SG.Storage.Group", ""},
+
+	// twilio-key
+	{"twilio", "TWILIO_ACCOUNT_SID=" + fakeTwilioAC + " TWILIO_API_KEY=" + fakeTwilioSK + " TWILIO_AUTH_TOKEN=" + fakeTwilioAuth,
+		"TWILIO_ACCOUNT_SID=[secret:twilio-key] TWILIO_API_KEY=[secret:twilio-key] TWILIO_AUTH_TOKEN=[secret:generic-secret]"},
+	{"twilio/curl", "curl -u " + fakeTwilioAC + ":" + fakeTwilioAuth + " https://api.twilio.com", "curl -u [secret:twilio-key]:[secret:password] https://api.twilio.com"},
+	{"twilio/short", "AC" + fake(67, 31, hexLow) + " SK" + fake(68, 33, hexLow) + " ACCOUNT", ""},
+
+	// azure-key and signature
+	{"azure/storage", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + fakeAzureKey + ";EndpointSuffix=core.windows.net",
+		"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[secret:azure-key];EndpointSuffix=core.windows.net"},
+	{"azure/service-bus", "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=" + fake(69, 43, b64) + "=",
+		"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=[secret:azure-key]"},
+	{"signature/sas", "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-01T00:00:00Z&spr=https&sig=" + fakeSAS,
+		"https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-01T00:00:00Z&spr=https&sig=[secret:signature]"},
+	{"signature/presigned", "https://b.s3.amazonaws.com/k?X-Amz-Credential=" + fakeAWSKey + "%2F20260101%2Fus-east-1%2Fs3&X-Amz-Signature=" + fake(70, 64, hexLow),
+		"https://b.s3.amazonaws.com/k?X-Amz-Credential=[secret:aws-access-key]%2F20260101%2Fus-east-1%2Fs3&X-Amz-Signature=[secret:signature]"},
+	{"signature/not", "sig=none; x.sig=" + fake(71, 40, alnum) + " signature=sha256", ""},
+
+	// basic-auth
+	{"basic/docker", `{"auths": {"ghcr.io": {"auth": "` + fakeDockerAuth + `"}}}`, `{"auths": {"ghcr.io": {"auth": "[secret:basic-auth]"}}}`},
+	{"basic/header", "curl -H 'Authorization: Basic " + fakeDockerAuth + "' https://x", "curl -H 'Authorization: Basic [secret:basic-auth]' https://x"},
+	{"basic/not", "Basic auth is simple. WWW-Authenticate: Basic realm=x; Basic " + base64.StdEncoding.EncodeToString([]byte("no colon here")), ""},
+
+	// slack-webhook, discord-webhook, discord-token
+	{"slack-webhook", "curl -X POST https://hooks.slack.com/services/" + fakeSlackHook + " -d @msg.json", "curl -X POST https://hooks.slack.com/services/[secret:slack-webhook] -d @msg.json"},
+	{"discord-webhook", "WEBHOOK=https://discord.com/api/webhooks/" + fakeDiscordHook, "WEBHOOK=https://discord.com/api/webhooks/[secret:discord-webhook]"},
+	{"discord-token", "client.run('" + fakeDiscord + "')", "client.run('[secret:discord-token]')"},
+	{"discord/not", "MTIz.abc.def and NTFS.volume.label and https://discord.com/invite/abc", ""},
+
+	// age-key and api-token
+	{"age", "# public key: age1x\n" + fakeAge, "# public key: age1x\n[secret:age-key]"},
+	{"api-token/digitalocean", "doctl auth init -t " + fakeDigitalOcn, "doctl auth init -t [secret:api-token]"},
+	{"api-token/google-oauth", "Authorization: Bearer " + fakeGoogleOAuth, "Authorization: Bearer [secret:api-token]"},
+	{"api-token/words", "key-value store, dapi calls, hvs. and dp.pt. and ya29 and pul-request", ""},
+
+	// Cut short: what runs into a cut is masked however short it is.
+	{"cut/anthropic", "key " + fakeAnthropic[:19] + "…", "key [secret:anthropic-key]…"},
+	{"cut/openai", "OPENAI_API_KEY=" + fakeOpenAIProj[:11] + "…", "OPENAI_API_KEY=[secret:openai-key]…"},
+	{"cut/github", "push with " + fakeGitHub[:8] + "… failed", "push with [secret:github-token]… failed"},
+	{"cut/placeholders", "sk-… and ghp_… and sk-proj-… and sk-ant-api03-… and PASSWORD=… and sk-xxxx…", ""},
+	{"cut/password", "mysql --password hunt…", "mysql --password [secret:password]…"},
+	{"cut/quoted", `tool --db-password "two wo…`, `tool --db-password "[secret:password]…`},
+	{"cut/json", `{"password": "hunter2x…`, `{"password": "[secret:password]…`},
+	{"cut/url", "postgres://app:hunter2x…", "postgres://app:[secret:url-password]…"},
+	{"cut/url-port", "see http://localhost:80… and http://[::1]:8…", ""},
+	{"cut/bearer", "Authorization: Bearer abc1…", "Authorization: Bearer [secret:bearer-token]…"},
+	{"cut/jwt", fakeJWT[:strings.IndexByte(fakeJWT, '.')+12] + "…", "[secret:jwt]…"},
+	{"cut/pem", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow…", "[secret:private-key]…"},
+	{"cut/generic", "API_KEY=Xk9p…", "API_KEY=[secret:generic-secret]…"},
+	{"cut/omitted", "export TOKEN=" + fakeGitHub[:12] + "\n[… 4096 bytes omitted …]\nrest", "export TOKEN=[secret:github-token]\n[… 4096 bytes omitted …]\nrest"},
+	{"cut/prose", "Wait for it… then password… and --password…", ""},
 
 	// false positives shared by all kinds
 	{"fp/commit", "commit 3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a\nAuthor: A <a@b>", ""},
@@ -601,6 +709,13 @@ func BenchmarkAdversarial(b *testing.B) {
 		{"home", "/home/"},
 		{"colon", ":"},
 		{"equals", "="},
+		{"basic", "Basic "},
+		{"cut", "a…"},
+		{"quoted-cut", `"password": "x…`},
+		{"aws", "aws_secret_access_key "},
+		{"discord", "MTIzNDU2Nzg5MDEyMzQ1Njc4."},
+		{"webhook", "https://hooks.slack.com/services/"},
+		{"prefixed", "pypi-AgEIcHlwaS5vcmc"},
 	} {
 		text := strings.Repeat(bc.unit, (1<<20)/len(bc.unit))
 		r := newTest(true)
@@ -610,6 +725,21 @@ func BenchmarkAdversarial(b *testing.B) {
 				r.String(text)
 			}
 		})
+	}
+}
+
+// BenchmarkAdversarialMemory measures String by a Redactor that remembers
+// as many secrets as it can, sharing their first bytes, on 1 MB of text
+// made of their starts.
+func BenchmarkAdversarialMemory(b *testing.B) {
+	r := newTest(false).Remembering()
+	for n := range maxKnown {
+		r.String(fmt.Sprintf("PASSWORD=pass%04dword%s", n, strings.Repeat("x1", 500)))
+	}
+	text := strings.Repeat("pass0001word"+strings.Repeat("x1", 499)+"…", (1<<20)/1010)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.String(text)
 	}
 }
 
@@ -639,6 +769,126 @@ func BenchmarkCorpus(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
 				r.String(text)
+			}
+		})
+	}
+}
+
+// TestRemember checks that a Redactor that remembers masks a secret
+// wherever it meets it again, with the mask it had where it was found,
+// and that Known masks what came before.
+func TestRemember(t *testing.T) {
+	base := newTest(false)
+	r := base.Remembering()
+	early := "echo 'connecting with hunter2xyz'"
+	if got := r.String(early); got != early {
+		t.Fatalf("String(%q) = %q before anything was learned", early, got)
+	}
+	assigned := r.String("export DB_PASSWORD=hunter2xyz PGPASSWORD=postgres")
+	mask := masks.FindString(assigned)
+	if unhash(assigned) != "export DB_PASSWORD=[secret:password] PGPASSWORD=[secret:password]" {
+		t.Fatalf("String(assignment) = %q", assigned)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"Traceback: FATAL: password authentication failed (hunter2xyz)", "Traceback: FATAL: password authentication failed (" + mask + ")"},
+		{"-    --pw hunter2xyz\n+    --password hunter2xyz", "-    --pw " + mask + "\n+    --password " + mask},
+		{"psql -U postgres hunter2xyz1 xhunter2xyz", ""},                                                                                                     // a word only; postgres is not remembered
+		{"cut: hunter2x…", "cut: " + mask + "…"},                                                                                                             // its start at a cut gets its mask
+		{"[secret:password:1a2b] and " + mask, ""},                                                                                                           // masks are left alone
+		{"PASSWORD=abc12 then abc12 and PASSWORD=letters then letters", "PASSWORD=[secret:password] then abc12 and PASSWORD=[secret:password] then letters"}, // too short; a word
+	} {
+		got := r.String(tc.in)
+		want := tc.want
+		if want == "" {
+			want = tc.in
+		}
+		if strings.Contains(want, "[secret:password]") {
+			got = unhash(got)
+		}
+		if got != want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tc.in, got, want)
+		}
+		if again := r.String(got); again != got && !strings.Contains(want, "[secret:password]") {
+			t.Errorf("String is not idempotent on %q: %q", got, again)
+		}
+	}
+	if got, want := r.Known(early), "echo 'connecting with "+mask+"'"; got != want {
+		t.Errorf("Known(%q) = %q, want %q", early, got, want)
+	}
+	if got := base.Known(early); got != early {
+		t.Errorf("a Redactor that does not remember: Known(%q) = %q", early, got)
+	}
+
+	// Learn passes what one Redactor remembers to another.
+	run := base.Remembering()
+	if run.Remembers() || run.Known(early) != early {
+		t.Fatal("a new memory is not empty")
+	}
+	run.Learn(r)
+	if !run.Remembers() || run.Known(early) != r.Known(early) {
+		t.Errorf("after Learn: Known(%q) = %q, want %q", early, run.Known(early), r.Known(early))
+	}
+	var none *Redactor
+	if none.Remembering() != nil || none.Known(early) != early || none.Remembers() {
+		t.Error("a nil Redactor remembers")
+	}
+	none.Learn(r)
+	run.Learn(none)
+}
+
+// TestRememberTokens checks that a token remembered is found where its
+// rule does not find it: glued to other text, its kind kept.
+func TestRememberTokens(t *testing.T) {
+	r := newTest(false).Remembering()
+	first := r.String("export GH_TOKEN=" + fakeGitHub)
+	got := r.String("url: https://github.com/o/r?t=" + fakeGitHub + "…x and '" + fakeGitHub + "'")
+	if strings.Contains(got, fakeGitHub) || masks.FindString(got) != masks.FindString(first) {
+		t.Errorf("remembered token: %q, want the mask of %q", got, first)
+	}
+}
+
+// TestRememberConcurrent learns and masks from many goroutines at once;
+// run with -race.
+func TestRememberConcurrent(t *testing.T) {
+	run := newTest(false).Remembering()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			r := run.Remembering()
+			for n := range 50 {
+				pw := fmt.Sprintf("x%02d%d-pwXy", n, g)
+				r.String("PASSWORD=" + pw)
+				if got := r.String("echo " + pw); strings.Contains(got, pw) {
+					t.Errorf("%q not masked: %q", pw, got)
+					return
+				}
+				run.Learn(r)
+				run.String("echo " + pw)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range 8 {
+		if pw := fmt.Sprintf("x49%d-pwXy", g); strings.Contains(run.Known(pw), pw) {
+			t.Errorf("%q not learned", pw)
+		}
+	}
+}
+
+// BenchmarkRemember measures String on 1 MB of text with secrets by a
+// Redactor that remembers them, against one that does not.
+func BenchmarkRemember(b *testing.B) {
+	secrets := secretText(1)
+	secrets = strings.Repeat(secrets, (1<<20)/len(secrets)+1)
+	for _, remember := range []bool{false, true} {
+		r := newTest(false)
+		if remember {
+			r = r.Remembering()
+		}
+		b.Run(fmt.Sprintf("remember=%v", remember), func(b *testing.B) {
+			b.SetBytes(int64(len(secrets)))
+			for b.Loop() {
+				r.String(secrets)
 			}
 		})
 	}

@@ -12,12 +12,24 @@ const (
 	kindGitHub
 	kindGitLab
 	kindSlack
+	kindSlackWebhook
+	kindDiscordWebhook
+	kindDiscord
 	kindAWSAccessKey
 	kindAWSSecret
 	kindGoogle
 	kindHuggingFace
 	kindStripe
+	kindNPM
+	kindPyPI
+	kindSendGrid
+	kindTwilio
+	kindAzureKey
+	kindAge
+	kindAPIToken
 	kindJWT
+	kindSignature
+	kindBasicAuth
 	kindURLPassword
 	kindBearer
 	kindPassword
@@ -29,24 +41,36 @@ const (
 // kinds names each kind, as it appears in masks; the package comment
 // describes them. The names are part of the output and stay stable.
 var kinds = [...]string{
-	kindPrivateKey:   "private-key",
-	kindAnthropic:    "anthropic-key",
-	kindOpenAI:       "openai-key",
-	kindGitHub:       "github-token",
-	kindGitLab:       "gitlab-token",
-	kindSlack:        "slack-token",
-	kindAWSAccessKey: "aws-access-key",
-	kindAWSSecret:    "aws-secret",
-	kindGoogle:       "google-api-key",
-	kindHuggingFace:  "huggingface-token",
-	kindStripe:       "stripe-key",
-	kindJWT:          "jwt",
-	kindURLPassword:  "url-password",
-	kindBearer:       "bearer-token",
-	kindPassword:     "password",
-	kindGeneric:      "generic-secret",
-	kindHost:         "host",
-	kindUser:         "user",
+	kindPrivateKey:     "private-key",
+	kindAnthropic:      "anthropic-key",
+	kindOpenAI:         "openai-key",
+	kindGitHub:         "github-token",
+	kindGitLab:         "gitlab-token",
+	kindSlack:          "slack-token",
+	kindSlackWebhook:   "slack-webhook",
+	kindDiscordWebhook: "discord-webhook",
+	kindDiscord:        "discord-token",
+	kindAWSAccessKey:   "aws-access-key",
+	kindAWSSecret:      "aws-secret",
+	kindGoogle:         "google-api-key",
+	kindHuggingFace:    "huggingface-token",
+	kindStripe:         "stripe-key",
+	kindNPM:            "npm-token",
+	kindPyPI:           "pypi-token",
+	kindSendGrid:       "sendgrid-key",
+	kindTwilio:         "twilio-key",
+	kindAzureKey:       "azure-key",
+	kindAge:            "age-key",
+	kindAPIToken:       "api-token",
+	kindJWT:            "jwt",
+	kindSignature:      "signature",
+	kindBasicAuth:      "basic-auth",
+	kindURLPassword:    "url-password",
+	kindBearer:         "bearer-token",
+	kindPassword:       "password",
+	kindGeneric:        "generic-secret",
+	kindHost:           "host",
+	kindUser:           "user",
 }
 
 // Kinds returns the names of the secret kinds, from the most specific to
@@ -70,21 +94,77 @@ func (t *pairTable) set(a, b byte) {
 	t[v>>6] |= 1 << (v & 63)
 }
 
-var secretPairs, hostPairs = buildPairs()
+// A tripleTable holds one bit for each three-byte sequence, by a hash:
+// set when the three bytes can begin a token a rule anchored at a letter
+// looks for. Most letter pairs the pair table lets through are words, and
+// this second look turns them away before the rules run.
+type tripleTable [1 << 16 / 64]uint64
 
-func buildPairs() (secrets, hosts pairTable) {
-	for _, p := range []string{
-		"sk", "rk", // OpenAI, Anthropic, Stripe
-		"gh", "gi", "gl", // GitHub, GitLab
-		"xo", "xa", // Slack
-		"AK", "AS", "AI", // AWS, Google
-		"hf",                   // Hugging Face
-		"yJ",                   // the "eyJ" of a JWT, seen from its second byte
-		"--",                   // private key blocks, --flags
-		"Be", "be", "BE", "bE", // Bearer
-	} {
+func tripleBit(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
+}
+
+func (t *tripleTable) set(a, b, c byte) {
+	v := tripleBit(a, b, c)
+	t[v>>6] |= 1 << (v & 63)
+}
+
+func (t *tripleTable) has(a, b, c byte) bool {
+	v := tripleBit(a, b, c)
+	return t[v>>6]&(1<<(v&63)) != 0
+}
+
+// tokenStarts are the first three bytes of what the rules anchored at a
+// letter look for; in the third place, '*' stands for any byte of
+// [A-Za-z0-9_-] and '#' for any hex digit. Case-blind words (Bearer,
+// Basic, aws_) come in every case by foldStarts, and prefixedTokens and
+// gitlabPrefixes add their own.
+var tokenStarts = []string{
+	"sk-", "sk_", "rk_", // OpenAI, Anthropic, Stripe
+	"ghp", "gho", "ghu", "ghs", "ghr", "git", // GitHub
+	"xox", "xap", // Slack
+	"AKI", "ASI", "ABI", "ACC", "AIz", // AWS, Google
+	"AC#", "SK#", "SG.", // Twilio, SendGrid
+	"hf_",                                                                // Hugging Face
+	"yJ*",                                                                // the "eyJ" of a JWT, seen from its second byte
+	"MD*", "MT*", "Mj*", "Mz*", "ND*", "NT*", "Nj*", "Nz*", "OD*", "OT*", // Discord
+}
+
+// foldStarts are the starts of words the rules read in any case.
+var foldStarts = []string{"bea", "bas", "aws"}
+
+var secretPairs, hostPairs, letterStarts = buildPairs()
+
+func buildPairs() (secrets, hosts pairTable, starts tripleTable) {
+	add := func(p string) {
 		secrets.set(p[0], p[1])
+		for c := 0; c < 256; c++ {
+			if p[2] == byte(c) || p[2] == '*' && is(byte(c), cAny) || p[2] == '#' && is(byte(c), cHex) {
+				starts.set(p[0], p[1], byte(c))
+			}
+		}
 	}
+	for _, p := range tokenStarts {
+		add(p)
+	}
+	for _, p := range foldStarts {
+		for m := range 8 {
+			b := []byte(p)
+			for j := range b {
+				if m&(1<<j) != 0 {
+					b[j] -= 'a' - 'A'
+				}
+			}
+			add(string(b))
+		}
+	}
+	for _, t := range prefixedTokens {
+		add(t.prefix[:3])
+	}
+	for _, p := range gitlabPrefixes {
+		add(p[:3])
+	}
+	secrets.set('-', '-') // private key blocks, --flags
 	for c := 0; c < 256; c++ {
 		secrets.set('=', byte(c)) // NAME=value
 		secrets.set(':', byte(c)) // URLs, "name": value
@@ -99,35 +179,53 @@ func buildPairs() (secrets, hosts pairTable) {
 	hosts.set('/', 'h')  // /home/
 	hosts.set('/', 'U')  // /Users/
 	hosts.set('\\', 'U') // C:\Users\
-	return secrets, hosts
+	return secrets, hosts, starts
 }
 
 // find returns the spans to mask in s, in no particular order and possibly
 // overlapping.
 func (r *Redactor) find(s string) []span {
-	if len(s) < 2 {
-		return nil
-	}
 	var found []span
 	var cmd cmdMemo
-	t := r.pairs
-	v := uint16(s[0])
-	for i := 1; i < len(s); i++ {
-		v = v<<8 | uint16(s[i])
-		if t[v>>6]&(1<<(v&63)) == 0 {
+	skipFrom, skipTo := 0, 0 // a value found from before it, not to scan again
+	for i := nextAnchor(s, r.pairs, 1); i < len(s); i = nextAnchor(s, r.pairs, i+1) {
+		if i-1 < skipTo && i-1 >= skipFrom {
 			continue
 		}
+		if c := s[i-1]; isLetter(c) && (i+1 >= len(s) || !letterStarts.has(c, s[i], s[i+1])) {
+			continue
+		}
+		n := len(found)
 		var j int
 		found, j = r.at(s, i-1, found, &cmd)
-		if j > i-1 {
-			i = j + 1
-			if i >= len(s) {
-				break
-			}
-			v = uint16(s[i])
+		switch {
+		case j > i-1:
+			i = j + 1 // resume with the pair that starts after j
+		case len(found) > n && found[len(found)-1].start > i-1:
+			// A value after its name or flag: what lies between is still
+			// scanned (the user of "curl -u user:password" may be a
+			// token), the value is not.
+			skipFrom, skipTo = found[len(found)-1].start, found[len(found)-1].end
 		}
 	}
 	return found
+}
+
+// nextAnchor returns the least i ≥ from such that the pair s[i-1], s[i] is
+// set in t, or len(s): the next place where something to mask may begin.
+// It is the loop every byte goes through, one table lookup each.
+func nextAnchor(s string, t *pairTable, from int) int {
+	if from < 1 || from >= len(s) {
+		return len(s)
+	}
+	v := uint16(s[from-1])
+	for i := from; i < len(s); i++ {
+		v = v<<8 | uint16(s[i])
+		if t[v>>6]&(1<<(v&63)) != 0 {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // at runs the rules anchored at s[i] and s[i+1]. It returns found with
@@ -145,8 +243,23 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 		f, ok = gitAt(s, i)
 	case 'x':
 		f, ok = slackAt(s, i)
-	case 'A':
-		f, ok = awsGoogleAt(s, i)
+	case 'A', 'a':
+		if c == 'A' {
+			if f, ok = awsGoogleAt(s, i); !ok {
+				f, ok = twilioAt(s, i)
+			}
+		}
+		if !ok {
+			if f, ok = awsConfigAt(s, i); ok {
+				return valueFound(s, i, found, f, ok)
+			}
+		}
+	case 'S':
+		if f, ok = sendGridAt(s, i); !ok {
+			f, ok = twilioAt(s, i)
+		}
+	case 'M', 'N', 'O':
+		f, ok = discordAt(s, i)
 	case 'h':
 		f, ok = huggingFaceAt(s, i)
 	case 'y':
@@ -154,7 +267,9 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 			return append(found, f), f.end - 1
 		}
 	case 'B', 'b':
-		f, ok = bearerAt(s, i)
+		if f, ok = bearerAt(s, i); !ok {
+			f, ok = basicAt(s, i)
+		}
 		return valueFound(s, i, found, f, ok)
 	case '-':
 		if f, ok = privateKeyAt(s, i); ok {
@@ -186,6 +301,9 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 			}
 		}
 	}
+	if !ok && byFirst[s[i]] != nil {
+		f, ok = prefixedAt(s, i)
+	}
 	if ok {
 		found = append(found, f)
 	}
@@ -194,7 +312,7 @@ func (r *Redactor) at(s string, i int, found []span, cmd *cmdMemo) ([]span, int)
 
 // valueFound ends at() for the rules that find a value by what stands before
 // it (a name, a flag, Bearer, a URL's user). The value is masked whole, so
-// the scan skips it, which keeps a text such as "password=password=…"
+// find's scan skips it, which keeps a text such as "password=password=…"
 // linear; a token rule that matches at the value's start still names it,
 // so GITHUB_TOKEN=ghp_… is a github-token and not a generic-secret.
 func valueFound(s string, i int, found []span, f span, ok bool) ([]span, int) {
@@ -205,13 +323,19 @@ func valueFound(s string, i int, found []span, f span, ok bool) ([]span, int) {
 		f.kind = t.kind
 		f.end = max(f.end, t.end)
 	}
-	return append(found, f), max(i, f.end-1)
+	if f.start <= i {
+		return append(found, f), max(i, f.end-1)
+	}
+	return append(found, f), i
 }
 
 // tokenAt runs the rule for a self-describing token at s[i], if any.
 func tokenAt(s string, i int) (span, bool) {
 	if i+2 >= len(s) {
 		return span{}, false
+	}
+	if f, ok := prefixedAt(s, i); ok {
+		return f, true
 	}
 	switch s[i] {
 	case 's':
@@ -223,7 +347,17 @@ func tokenAt(s string, i int) (span, bool) {
 	case 'x':
 		return slackAt(s, i)
 	case 'A':
-		return awsGoogleAt(s, i)
+		if f, ok := awsGoogleAt(s, i); ok {
+			return f, true
+		}
+		return twilioAt(s, i)
+	case 'S':
+		if f, ok := sendGridAt(s, i); ok {
+			return f, true
+		}
+		return twilioAt(s, i)
+	case 'M', 'N', 'O':
+		return discordAt(s, i)
 	case 'h':
 		return huggingFaceAt(s, i)
 	case 'e':

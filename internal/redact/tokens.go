@@ -12,8 +12,9 @@ const (
 	cAny  = cB64URL                  // [A-Za-z0-9_-]
 )
 
-// skAt matches OpenAI keys (sk-…, sk-proj-…) and Anthropic keys (sk-ant-…),
-// and hands sk_ to stripeAt.
+// skAt matches OpenAI keys (sk-…, sk-proj-…), the keys of the providers
+// that copied their shape (OpenRouter's sk-or-v1-, DeepSeek's sk- and 32
+// hex digits) and Anthropic keys (sk-ant-…), and hands sk_ to stripeAt.
 func skAt(s string, i int) (span, bool) {
 	if !before(s, i, cAny) || i+3 > len(s) {
 		return span{}, false
@@ -32,19 +33,42 @@ func skAt(s string, i int) (span, bool) {
 		if e-b >= 32 && after(s, e, cAny) && !filler(s[b:e]) {
 			return span{i, e, kindAnthropic}, true
 		}
+		if p := b + len(subPrefix(s[b:e])); cutToken(s, p, e) {
+			return span{i, e, kindAnthropic}, true
+		}
 		return span{}, false
 	}
 	// Legacy keys are sk- and 48 alphanumerics; project, service-account and
 	// admin keys add a word and a dash and run to 160 or more. All are
 	// random, so they mix upper case, lower case and digits, which words
-	// such as "sk-learn" or "sk-some-long-option-name" do not.
+	// such as "sk-learn" or "sk-some-long-option-name" do not; keys of hex
+	// digits, which hold no upper case, hold no dash either.
 	b := i + len("sk-")
 	e := run(s, b, cAny, 512)
 	body := s[b:e]
-	if m, _ := classes(body); len(body) >= 32 && count(m) == 3 && after(s, e, cAny) && !filler(body) {
+	m, distinct := classes(body)
+	switch {
+	case len(body) >= 32 && after(s, e, cAny) && !filler(body) &&
+		(count(m) == 3 || count(m) == 2 && distinct >= 10 && run(body, len(subPrefix(body)), cWord, len(body)) == len(body)):
+		return span{i, e, kindOpenAI}, true
+	case cutToken(s, b+len(subPrefix(body)), e):
 		return span{i, e, kindOpenAI}, true
 	}
 	return span{}, false
+}
+
+// subPrefix returns the word and dash that start the body of some keys
+// (proj-, svcacct-, admin-, or-v1-, api03-): a part of the key that tells
+// its kind, not a secret.
+func subPrefix(body string) string {
+	j := run(body, 0, cLower|cDigit, 12)
+	if j == len(body) || body[j] != '-' {
+		return ""
+	}
+	if k := run(body, j+1, cLower|cDigit, 4); k < len(body) && body[k] == '-' && strings.HasPrefix(body, "or-") {
+		j = k // or-v1-
+	}
+	return body[:j+1]
 }
 
 // stripeAt matches Stripe secret and restricted keys: sk_ or rk_, live_,
@@ -58,7 +82,7 @@ func stripeAt(s string, i int) (span, bool) {
 		if strings.HasPrefix(s[i+3:], mode) {
 			b := i + 3 + len(mode)
 			e := run(s, b, cWord, 256)
-			if e-b >= 16 && after(s, e, cAny) && !filler(s[b:e]) {
+			if e-b >= 16 && after(s, e, cAny) && !filler(s[b:e]) || cutToken(s, b, e) {
 				return span{i, e, kindStripe}, true
 			}
 		}
@@ -83,7 +107,7 @@ func gitAt(s string, i int) (span, bool) {
 	if strings.HasPrefix(s[i:], "github_pat_") {
 		b := i + len("github_pat_")
 		e := run(s, b, cUWord, 256)
-		if e-b >= 40 && after(s, e, cAny) && !filler(s[b:e]) {
+		if e-b >= 40 && after(s, e, cAny) && !filler(s[b:e]) || cutToken(s, b, e) {
 			return span{i, e, kindGitHub}, true
 		}
 		return span{}, false
@@ -94,7 +118,7 @@ func gitAt(s string, i int) (span, bool) {
 		if strings.IndexByte("pousr", s[i+2]) >= 0 && s[i+3] == '_' {
 			b := i + 4
 			e := run(s, b, cWord, 37)
-			if e-b == 36 && after(s, e, cAny) && !filler(s[b:e]) {
+			if e-b == 36 && after(s, e, cAny) && !filler(s[b:e]) || e-b < 36 && cutToken(s, b, e) {
 				return span{i, e, kindGitHub}, true
 			}
 		}
@@ -109,6 +133,9 @@ func gitAt(s string, i int) (span, bool) {
 		b := i + len(p)
 		e := run(s, b, cAny, 300)
 		body := s[b:e]
+		if cutToken(s, b, e) {
+			return span{i, e, kindGitLab}, true
+		}
 		if m, _ := classes(body); len(body) < 20 || count(m) < 2 || filler(body) {
 			return span{}, false
 		}
@@ -147,24 +174,25 @@ func slackAt(s string, i int) (span, bool) {
 			digits++
 		}
 	}
-	if len(body) >= 10 && digits >= 8 && after(s, e, cAny) && !filler(body) {
+	if len(body) >= 10 && digits >= 8 && after(s, e, cAny) && !filler(body) || cutToken(s, b, e) {
 		return span{i, e, kindSlack}, true
 	}
 	return span{}, false
 }
 
 // awsGoogleAt matches AWS access key IDs (AKIA for long-term keys, ASIA
-// for temporary STS keys: 20 upper-case base32 characters in all) and
+// for temporary STS keys, ABIA and ACCA for service-specific ones: 20
+// upper-case base32 characters in all) and
 // Google API keys (AIza and 35 base64url characters).
 func awsGoogleAt(s string, i int) (span, bool) {
 	switch {
-	case strings.HasPrefix(s[i:], "AKIA"), strings.HasPrefix(s[i:], "ASIA"):
+	case strings.HasPrefix(s[i:], "AKIA"), strings.HasPrefix(s[i:], "ASIA"), strings.HasPrefix(s[i:], "ABIA"), strings.HasPrefix(s[i:], "ACCA"):
 		if !before(s, i, cWord) {
 			return span{}, false
 		}
 		b := i + 4
 		e := run(s, b, cUpper|cDigit, 17)
-		if e-b == 16 && after(s, e, cWord) && !filler(s[b:e]) {
+		if e-b == 16 && after(s, e, cWord) && !filler(s[b:e]) || e-b < 16 && cutToken(s, b, e) {
 			return span{i, e, kindAWSAccessKey}, true
 		}
 	case strings.HasPrefix(s[i:], "AIza"):
@@ -173,7 +201,7 @@ func awsGoogleAt(s string, i int) (span, bool) {
 		}
 		b := i + 4
 		e := run(s, b, cAny, 36)
-		if e-b == 35 && after(s, e, cAny) && !filler(s[b:e]) {
+		if e-b == 35 && after(s, e, cAny) && !filler(s[b:e]) || e-b < 35 && cutToken(s, b, e) {
 			return span{i, e, kindGoogle}, true
 		}
 	}
@@ -190,7 +218,7 @@ func huggingFaceAt(s string, i int) (span, bool) {
 	e := run(s, b, cWord, 41)
 	body := s[b:e]
 	if m, _ := classes(body); len(body) >= 30 && len(body) <= 40 && m&cLower != 0 && m&cUpper != 0 &&
-		after(s, e, cAny) && !filler(body) {
+		after(s, e, cAny) && !filler(body) || len(body) < 30 && cutToken(s, b, e) {
 		return span{i, e, kindHuggingFace}, true
 	}
 	return span{}, false
@@ -210,6 +238,9 @@ func jwtAt(s string, i int) (span, bool) {
 		return span{}, false
 	}
 	p := run(s, h+1, cAny, 1<<16)
+	if cutToken(s, h+1, p) { // the header is public; the claims are not
+		return span{st, p, kindJWT}, true
+	}
 	if p-(h+1) < 8 || p >= len(s) || s[p] != '.' {
 		return span{}, false
 	}
@@ -252,6 +283,9 @@ func bearerAt(s string, i int) (span, bool) {
 		e--
 	}
 	tok := s[k:e]
+	if cutToken(s, k, e) && !placeholder(tok) {
+		return span{k, e, kindBearer}, true
+	}
 	if m, _ := classes(tok); m&cDigit == 0 || placeholder(tok) || !randomish(tok) {
 		return span{}, false
 	}
@@ -311,14 +345,20 @@ func privateKeyAt(s string, i int) (span, bool) {
 			end = j
 		case c == '\n' || c == '\r':
 			j++
-		case c == '\\' && j+1 < len(s) && (s[j+1] == 'n' || s[j+1] == 'r'):
-			j += 2
+		case c == '\\':
+			k := escapedBreak(s, j)
+			if k == j {
+				goto done
+			}
+			j = k
 		default:
 			goto done
 		}
 	}
 done:
-	if n < 32 { // "-----BEGIN PRIVATE KEY-----\n...": a placeholder
+	// "-----BEGIN PRIVATE KEY-----\n...": a placeholder; but a block cut
+	// short is a secret however little of it is left.
+	if n < 32 && !(n > 0 && cutAt(s, end)) {
 		return span{}, false
 	}
 	return span{i, end, kindPrivateKey}, true
@@ -345,7 +385,7 @@ func pemBody(body string) (n int, ok bool) {
 // escaped, looking at most max bytes ahead.
 func lineEnd(s string, j, max int) int {
 	for end := min(j+max, len(s)); j < end; j++ {
-		if s[j] == '\n' || s[j] == '\r' || s[j] == '\\' && j+1 < len(s) && (s[j+1] == 'n' || s[j+1] == 'r') {
+		if s[j] == '\n' || s[j] == '\r' || s[j] == '\\' && escapedBreak(s, j) > j {
 			return j
 		}
 	}
@@ -358,11 +398,25 @@ func skipBreaks(s string, j int) int {
 		switch {
 		case s[j] == '\n' || s[j] == '\r':
 			j++
-		case s[j] == '\\' && j+1 < len(s) && (s[j+1] == 'n' || s[j+1] == 'r'):
-			j += 2
+		case s[j] == '\\' && escapedBreak(s, j) > j:
+			j = escapedBreak(s, j)
 		default:
 			return j
 		}
+	}
+	return j
+}
+
+// escapedBreak returns the index after the escaped line break at j: "\n"
+// or "\r" in a JSON string, or "\\n" once more escaped (JSON inside a JSON
+// string), or j when there is none.
+func escapedBreak(s string, j int) int {
+	k := j
+	for k < len(s) && k-j < 4 && s[k] == '\\' {
+		k++
+	}
+	if k > j && k < len(s) && (s[k] == 'n' || s[k] == 'r') {
+		return k + 1
 	}
 	return j
 }
