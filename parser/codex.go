@@ -76,7 +76,7 @@ func matchCodex(head []byte) bool {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if !gjson.ValidBytes(line) {
+		if !validJSON(line) {
 			if codexCutRE.Match(line) || codexLegacyCutRE.Match(line) {
 				return true
 			}
