@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/retrace-dev/retrace/internal/shparse"
 )
 
 // A Command is what a shell command line runs once its wrappers are peeled:
@@ -216,9 +218,11 @@ var shParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Varia
 // simpleCommands lists the simple commands of a line in order, each with
 // the pipeline stages after it. Only the first stage of a pipeline is listed,
 // except after a leading `cat file` or `echo …`, which feeds the next stage.
+// A line too long or nested too deep for the shell parser (see shparse) is
+// taken as words, as one it rejects is.
 func simpleCommands(line string) []simple {
 	p := shParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(line), "")
+	f, err := shparse.Parse(p, line)
 	shParsers.Put(p)
 	if err != nil {
 		return []simple{{argv: unparsedArgv(line)}}
