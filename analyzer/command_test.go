@@ -165,6 +165,9 @@ func TestParseCommandBounded(t *testing.T) {
 		{"an or list", strings.Repeat(":||", 21000) + "make test", "make test"},
 		{"a pipeline", "make test" + strings.Repeat("|a", 30000), "make test"},
 		{"nested enough", strings.Repeat("( ", 50) + "make test" + strings.Repeat(" )", 50), "make test"},
+		// Wrappers are followed maxDepth deep, in every form.
+		{"modules of modules", "python" + strings.Repeat(" -mpython", 100_000), "python"},
+		{"runners of runners", strings.Repeat("uv run ", 100_000) + "pytest", "uv run"},
 	} {
 		start := time.Now()
 		c := ParseCommand(tt.line)
