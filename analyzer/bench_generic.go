@@ -14,7 +14,7 @@ import (
 
 var (
 	// spreadRE finds the spread after a value: " ± 0.5", " +/- 0.5".
-	spreadRE = regexp.MustCompile(`^\s?(?:±|\+/-)\s?\d+(?:\.\d+)?`)
+	spreadRE = regexp.MustCompile(`^\s?(?:±|\+/-)\s?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
 	// numberRunRE finds the numbers of a line: "1,234.5", "71.0", "-3.2".
 	// numberRuns does what it does, faster.
 	numberRunRE = regexp.MustCompile(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?`)
