@@ -61,13 +61,18 @@ func Check(line string) error {
 // arithmetic, tests, blocks), compound commands (if, case, for, while,
 // until, select), and within one pipeline, the prefixes that apply to the
 // rest of it ("!", "?", time, coproc, function, "()"). A closing bracket
-// or keyword ends the innermost construct of its kind.
+// or keyword ends the innermost construct of its kind. The bodies of
+// here-documents, which agents fill with code in other languages, hold no
+// compound commands.
 //
 // It is not the parser's depth but grows as fast with every nesting that
 // takes one or two bytes a level, the ones a line of MaxLen bytes could
-// nest deep enough to matter; the others are bounded by the length.
+// nest deep enough to matter; the others, compound commands included, are
+// bounded by the length.
 func Nesting(line string) int {
 	brackets, blocks, prefixes, deepest := 0, 0, 0, 0
+	var docs []heredoc // started on the current line
+	bodyEnd := 0       // the end of the here-document bodies being read
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; c {
 		case '(', '[', '{':
@@ -79,8 +84,21 @@ func Nesting(line string) int {
 			brackets = max(0, brackets-1)
 		case '!', '?':
 			prefixes++
-		case ';', '&', '|', '\n':
+		case '\n':
+			if len(docs) > 0 && i >= bodyEnd {
+				bodyEnd = bodiesEnd(line, i+1, docs)
+				docs = docs[:0]
+			}
 			prefixes = 0
+		case ';', '&', '|':
+			prefixes = 0
+		case '<':
+			if i+2 < len(line) && line[i+1] == '<' && line[i+2] != '<' && i >= bodyEnd {
+				var d heredoc
+				d, i = readHeredoc(line, i+2)
+				docs = append(docs, d)
+				i--
+			}
 		default:
 			if !isLower(c) || i > 0 && isWordByte(line[i-1]) {
 				continue
@@ -89,11 +107,14 @@ func Nesting(line string) int {
 			for j < len(line) && isWordByte(line[j]) {
 				j++
 			}
-			switch line[i:j] {
-			case "if", "case", "for", "while", "until", "select":
+			switch word := line[i:j]; {
+			case i < bodyEnd:
+			case word == "if" || word == "case" || word == "for" || word == "while" || word == "until" || word == "select":
 				blocks++
-			case "fi", "esac", "done":
+			case word == "fi" || word == "esac" || word == "done":
 				blocks = max(0, blocks-1)
+			}
+			switch line[i:j] {
 			case "time", "coproc", "function":
 				prefixes++
 			}
@@ -102,6 +123,58 @@ func Nesting(line string) int {
 		deepest = max(deepest, brackets+blocks+prefixes)
 	}
 	return deepest
+}
+
+// A heredoc is a here-document's delimiter, and whether leading tabs are
+// stripped from its lines ("<<-").
+type heredoc struct {
+	delim string
+	tabs  bool
+}
+
+// readHeredoc reads the delimiter of the here-document whose "<<" ends at
+// line[i], quotes removed, and returns the index after it.
+func readHeredoc(line string, i int) (heredoc, int) {
+	var d heredoc
+	if i < len(line) && line[i] == '-' {
+		d.tabs = true
+		i++
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	var b strings.Builder
+	for ; i < len(line) && !strings.ContainsRune(" \t\n;&|<>()", rune(line[i])); i++ {
+		if c := line[i]; c != '\'' && c != '"' && c != '\\' {
+			b.WriteByte(c)
+		}
+	}
+	d.delim = b.String()
+	return d, i
+}
+
+// bodiesEnd returns the index after the bodies of docs, one after the
+// other, which start at line[i]: after the line that ends the last, or
+// len(line).
+func bodiesEnd(line string, i int, docs []heredoc) int {
+	for _, d := range docs {
+		for i < len(line) {
+			end := strings.IndexByte(line[i:], '\n')
+			next := i + end + 1
+			if end < 0 {
+				end, next = len(line)-i, len(line)
+			}
+			text := line[i : i+end]
+			if d.tabs {
+				text = strings.TrimLeft(text, "\t")
+			}
+			i = next
+			if text == d.delim {
+				break
+			}
+		}
+	}
+	return i
 }
 
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }

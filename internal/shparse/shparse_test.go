@@ -65,25 +65,37 @@ func TestParseBounded(t *testing.T) {
 	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	for _, s := range shapes {
-		per := len(s.open) + len(s.close)
-		fits := (MaxLen - len(s.pre) - len(s.mid) - len(s.post)) / per
-		for _, n := range []int{fits, 300_000} {
-			line := nest(s.pre, s.open, s.mid, s.close, s.post, n)
-			start := time.Now()
-			_, err := Parse(p, line)
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("%s, %d levels: parsed in %v", s.name, n, d)
-			}
-			switch {
-			case len(line) > MaxLen:
-				if !errors.Is(err, ErrTooLong) {
-					t.Errorf("%s, %d levels (%d bytes): error %v, want %v", s.name, n, len(line), err, ErrTooLong)
-				}
-			case errors.Is(err, ErrTooLong):
-				t.Errorf("%s, %d levels (%d bytes): too long", s.name, n, len(line))
-			}
-			t.Logf("%s, %d levels: %v", s.name, n, err)
+		// After a "<<" that reads as a here-document but is not one,
+		// compound commands are not counted: they are bounded by the
+		// length alone.
+		for _, pre := range []string{s.pre, "echo $((1<<x))\n" + s.pre} {
+			checkBounded(t, p, s.name, pre, s.open, s.mid, s.close, s.post)
 		}
+	}
+}
+
+// checkBounded parses a shape of nesting as deep as fits in MaxLen and
+// 300 000 levels deep.
+func checkBounded(t *testing.T, p *syntax.Parser, name, pre, open, mid, close, post string) {
+	t.Helper()
+	per := len(open) + len(close)
+	fits := (MaxLen - len(pre) - len(mid) - len(post)) / per
+	for _, n := range []int{fits, 300_000} {
+		line := nest(pre, open, mid, close, post, n)
+		start := time.Now()
+		_, err := Parse(p, line)
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s, %d levels: parsed in %v", name, n, d)
+		}
+		switch {
+		case len(line) > MaxLen:
+			if !errors.Is(err, ErrTooLong) {
+				t.Errorf("%s, %d levels (%d bytes): error %v, want %v", name, n, len(line), err, ErrTooLong)
+			}
+		case errors.Is(err, ErrTooLong):
+			t.Errorf("%s, %d levels (%d bytes): too long", name, n, len(line))
+		}
+		t.Logf("%s, %d levels: %v", name, n, err)
 	}
 }
 
@@ -106,6 +118,11 @@ func TestNesting(t *testing.T) {
 		{strings.Repeat("! ", 1000) + "true", 1000},
 		{strings.Repeat("if a; then ", 50) + "a" + strings.Repeat("; fi", 50), 50},
 		{strings.Repeat("time ", 200) + "true", 200},
+		// Here-documents hold code of other languages.
+		{"cat > x.py <<'EOF'\n" + strings.Repeat("if x:\n    for y in z:\n        pass\n", 100) + "EOF\npython x.py", 0},
+		{"cat <<-EOF > x.sh\n\tif [ -f x ]; then echo $(date)\n\tEOF\nif true; then bash x.sh; fi", 1},
+		{"cat <<A <<\"B\"\nif\nA\nwhile\nB\nfor x in y; do :; done", 1},
+		{"echo $((1<<x))\n" + strings.Repeat("if a; then ", 300), 2},
 	} {
 		if got := Nesting(tt.line); got != tt.want {
 			t.Errorf("Nesting(%.40q) = %d, want %d", tt.line, got, tt.want)
