@@ -409,15 +409,19 @@ const maxNumber = 40
 var numberCleaner = strings.NewReplacer(",", "", "−", "-", "+", "")
 
 // convert returns the value of a printed number times factor, rounded to
-// six decimals. It reads "1,234.5", a sign (U+2212 included) and "1e+07".
-// The arithmetic is exact, so a half rounds away from zero as on paper.
+// six decimals unless that would take more than a thousandth of it away
+// ("1e-320 ms" stays 1e-320). It reads "1,234.5", a sign (U+2212
+// included) and "1e+07"; a value beyond float64's range, too large or too
+// small to be told from 0, does not read. The arithmetic is exact, so a
+// half rounds away from zero as on paper.
 func convert(num string, factor *big.Rat) (float64, bool) {
 	num = numberCleaner.Replace(strings.TrimSpace(num))
 	if num == "" || len(num) > maxNumber {
 		return 0, false
 	}
 	if i := strings.IndexAny(num, "eE"); i >= 0 {
-		if e, err := strconv.Atoi(num[i+1:]); err != nil || e > 308 || e < -308 {
+		// Bounded so that no exponent makes exact arithmetic slow.
+		if e, err := strconv.Atoi(num[i+1:]); err != nil || e > maxExponent || e < -maxExponent {
 			return 0, false
 		}
 	}
@@ -428,12 +432,20 @@ func convert(num string, factor *big.Rat) (float64, bool) {
 	if factor != nil {
 		r.Mul(r, factor)
 	}
-	f, err := strconv.ParseFloat(r.FloatString(6), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+	exact, _ := r.Float64()
+	if math.IsInf(exact, 0) || exact == 0 && r.Sign() != 0 {
 		return 0, false
+	}
+	f, err := strconv.ParseFloat(r.FloatString(6), 64)
+	if err != nil || math.Abs(f-exact) > math.Abs(exact)/1000 {
+		f = exact
 	}
 	return f, true
 }
+
+// maxExponent bounds the exponent of a number read: past it, a float64 is
+// infinite or 0.
+const maxExponent = 400
 
 // newBench returns a number read from line n (0-based) of an output,
 // converted by u; nil when the number does not read.

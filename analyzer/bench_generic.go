@@ -15,10 +15,10 @@ import (
 
 var (
 	// spreadRE finds the spread after a value: " ± 0.5", " +/- 0.5".
-	spreadRE = regexp.MustCompile(`^\s?(?:±|\+/-)\s?\d+(?:\.\d+)?`)
+	spreadRE = regexp.MustCompile(`^\s?(?:±|\+/-)\s?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
 	// numberRunRE finds the numbers of a line: "1,234.5", "71.0", "-3.2".
 	// numberRuns does what it does, faster.
-	numberRunRE = regexp.MustCompile(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`)
+	numberRunRE = regexp.MustCompile(`[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?`)
 	// sectionRE reads a section header that sets a parameter:
 	// "=== Concurrency 1 ===", "## Concurrency 16", "--- batch=8 ---".
 	sectionRE = regexp.MustCompile(`^\s*(?:={2,}|-{2,}|#{1,4}|\*{2,})\s*([A-Za-z][\w ./-]*?)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*(?:={2,}|-{2,}|\*{2,})?\s*$`)
@@ -34,7 +34,7 @@ var (
 	atRE = mustPreN1(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
 	// unitLabelRE reads a line whose label carries the unit:
 	// "Mean latency (ms): 12.3".
-	unitLabelRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][^:=]*?\(([^()]+)\))\s*:\s*([-+]?\d+(?:\.\d+)?)\s*$`)
+	unitLabelRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][^:=]*?\(([^()]+)\))\s*:\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$`)
 	// headRE finds the head of a line, the text before its first colon.
 	headRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([^:]*[A-Za-z][^:]*?)\s*:(?:\s|$)`)
 	// cellSplitRE splits a table row into cells; splitCellsOf does what it
@@ -645,11 +645,11 @@ func splitCells(line string) []string {
 	return cells
 }
 
-var cellNumberRE = regexp.MustCompile(`^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$`)
+var cellNumberRE = regexp.MustCompile(`^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?$`)
 
 // isCellNumber reports whether s is a number and nothing else, as
 // cellNumberRE says: a sign, digits (in groups of three after commas, or
-// not) and decimals.
+// not), decimals and an exponent.
 func isCellNumber(s string) bool {
 	if s == "" || s[0] != '-' && s[0] != '+' && !isDigit(s[0]) {
 		return false

@@ -8,7 +8,7 @@ package analyzer
 
 // numberRuns returns what numberRunRE.FindAllStringIndex(line, -1)
 // returns: the runs of a sign, digits (in groups of three after commas, or
-// not), and decimals.
+// not), decimals and an exponent ("1e-3", "2.5E+03").
 func numberRuns(line string) [][]int {
 	var out [][]int
 	for i := 0; i < len(line); {
@@ -23,9 +23,9 @@ func numberRuns(line string) [][]int {
 }
 
 // numberRunAt matches numberRunRE,
-// `[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`, at line[i:], trying the
-// alternatives in the expression's order, and returns the end of the
-// match.
+// `[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?`, at
+// line[i:], trying the alternatives in the expression's order, and returns
+// the end of the match.
 func numberRunAt(line string, i int) (int, bool) {
 	j := i
 	switch {
@@ -55,6 +55,17 @@ func numberRunAt(line string, i int) (int, bool) {
 		end += 2
 		for end < len(line) && isDigit(line[end]) {
 			end++
+		}
+	}
+	// (?:[eE][-+]?\d+)?
+	if end < len(line) && (line[end] == 'e' || line[end] == 'E') {
+		k := end + 1
+		if k < len(line) && (line[k] == '-' || line[k] == '+') {
+			k++
+		}
+		if k < len(line) && isDigit(line[k]) {
+			for end = k + 1; end < len(line) && isDigit(line[end]); end++ {
+			}
 		}
 	}
 	return end, true

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"strings"
 	"testing"
@@ -93,5 +94,36 @@ func TestBenchOfFailedRun(t *testing.T) {
 	}
 	if got := rep.Benchmarks[0].Context["n"]; got != "5" {
 		t.Errorf("context n = %q, want the command's --n 5", got)
+	}
+}
+
+// TestConvert checks how a printed number reads: six decimals where they
+// keep its digits, its own digits where they would not, and no value out
+// of float64's range.
+func TestConvert(t *testing.T) {
+	mib := big.NewRat(1048576, 1000000000)
+	for _, tt := range []struct {
+		num    string
+		factor *big.Rat
+		want   float64
+		ok     bool
+	}{
+		{"1,234.5", nil, 1234.5, true},
+		{"−2.5", nil, -2.5, true},
+		{"1.23456789", nil, 1.234568, true},
+		{"4.158", mib, 0.00436, true},
+		{"2.5e+03", nil, 2500, true},
+		{"1E6", nil, 1e6, true},
+		{"3e-7", nil, 3e-7, true},
+		{"1e-320", nil, 1e-320, true},
+		{"1e-400", nil, 0, false},
+		{"1e309", nil, 0, false},
+		{"1e999999999", nil, 0, false},
+		{"", nil, 0, false},
+	} {
+		got, ok := convert(tt.num, tt.factor)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("convert(%q) = %v, %v; want %v, %v", tt.num, got, ok, tt.want, tt.ok)
+		}
 	}
 }

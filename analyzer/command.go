@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/retrace-dev/retrace/internal/shparse"
 )
 
 // A Command is what a shell command line runs once its wrappers are peeled:
@@ -346,9 +348,11 @@ var shParsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Varia
 // simpleCommands lists the simple commands of a line in order, each with
 // the pipeline stages after it. Only the first stage of a pipeline is listed,
 // except after a leading `cat file` or `echo …`, which feeds the next stage.
+// A line too long or nested too deep for the shell parser (see shparse) is
+// taken as words, as one it rejects is.
 func simpleCommands(line string) []simple {
 	p := shParsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(line), "")
+	f, err := shparse.Parse(p, line)
 	shParsers.Put(p)
 	if err != nil {
 		return []simple{{argv: unparsedArgv(line), end: true}}
@@ -391,6 +395,11 @@ func unparsedArgv(line string) []string {
 			}
 			continue
 		case strings.IndexByte(";|&<>(){}", ch) >= 0:
+			if !inWord && len(words) == 0 {
+				// The line starts with an operator: its first word is
+				// all there is to name it.
+				return strings.Fields(line[i:])[:1]
+			}
 			if inWord {
 				words = append(words, b.String())
 			}
@@ -437,19 +446,8 @@ func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 			s := pipeline(x)
 			s.end = end
 			out = append(out, s)
-		case syntax.OrStmt:
-			// `cmd || true` and `cmd || echo failed` hide cmd's status.
-			n := len(out)
-			out = collect(out, x.X, masked, false)
-			fallback := echoed(x.Y)
-			for i := n; i < len(out); i++ {
-				out[i].ignored = true
-				out[i].fallback = fallback
-			}
-			out = collect(out, x.Y, masked, end)
-		default:
-			out = collect(out, x.X, masked, end)
-			out = collect(out, x.Y, masked, end)
+		default: // && and ||
+			out = collectList(out, x, masked, end)
 		}
 	case *syntax.Subshell:
 		all(x.Stmts, end)
@@ -475,6 +473,54 @@ func collect(out []simple, st *syntax.Stmt, masked, end bool) []simple {
 			argv = append(argv, assignString(a))
 		}
 		out = append(out, simple{argv: argv})
+	}
+	return out
+}
+
+// collectList appends the simple commands of a list of && and || to out,
+// walking the list in a loop, as a long one would take the stack deep. A
+// command followed, at any distance, by `||` is hidden from the line's
+// status: `cmd || true` and `cmd || echo failed`, the a and b of `a && b
+// || c`. Its fallback is what the operand after that `||` echoes.
+func collectList(out []simple, b *syntax.BinaryCmd, masked, end bool) []simple {
+	// The list in order, operands and operators between them: a stack of
+	// what is left to read, a statement to open or an operator to note.
+	type item struct {
+		st *syntax.Stmt
+		op syntax.BinCmdOperator
+	}
+	var stmts []*syntax.Stmt
+	var ops []syntax.BinCmdOperator // ops[k] follows stmts[k]
+	todo := []item{{st: b.Y}, {op: b.Op}, {st: b.X}}
+	for len(todo) > 0 {
+		it := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if it.st == nil {
+			ops = append(ops, it.op)
+			continue
+		}
+		if x, ok := it.st.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.AndStmt || x.Op == syntax.OrStmt) &&
+			!it.st.Background && !it.st.Negated && len(it.st.Redirs) == 0 {
+			todo = append(todo, item{st: x.Y}, item{op: x.Op}, item{st: x.X})
+			continue
+		}
+		stmts = append(stmts, it.st)
+	}
+	for k, st := range stmts {
+		hidden, fallback := false, ""
+		for j := k; j < len(ops); j++ {
+			if ops[j] == syntax.OrStmt {
+				hidden, fallback = true, echoed(stmts[j+1])
+				break
+			}
+		}
+		n := len(out)
+		out = collect(out, st, masked, end && !hidden)
+		if hidden {
+			for i := n; i < len(out); i++ {
+				out[i].ignored, out[i].fallback = true, fallback
+			}
+		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -158,6 +159,38 @@ func TestParseWindowsCommand(t *testing.T) {
 		c := ParseCommand(tt.line)
 		if c.Target != tt.target || strings.Join(c.Args, " ") != tt.args {
 			t.Errorf("ParseCommand(%q) = %q %q, want %q %q", tt.line, c.Target, strings.Join(c.Args, " "), tt.target, tt.args)
+		}
+	}
+}
+
+// TestParseCommandBounded reads command lines the shell parser would
+// recurse through once or more per level, with the stack limited to
+// 16 MiB: a stack overflow is fatal, not a panic. Lines nested too deep or
+// too long for the parser are taken as words, the way lines it rejects
+// are; lines within the bounds are read whole, chains of any length
+// included.
+func TestParseCommandBounded(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	long := "cat > big.txt <<'EOF'\n" + strings.Repeat("x", 64<<10) + "\nEOF\nmake test"
+	for _, tt := range []struct {
+		name, line string
+		target     string
+	}{
+		{"300 000 parentheses", strings.Repeat("(", 300_000), strings.Repeat("(", 300_000)},
+		{"parentheses around a command", strings.Repeat("(", 150) + "make test" + strings.Repeat(")", 150), strings.Repeat("(", 150) + "make"},
+		{"substitutions", "echo " + strings.Repeat("$(", 40_000) + strings.Repeat(")", 40_000), "echo"},
+		{"a long here-document", long, "cat"},
+		{"an and list", strings.Repeat(":&&", 21000) + "make test", "make test"},
+		{"an or list", strings.Repeat(":||", 21000) + "make test", "make test"},
+		{"a pipeline", "make test" + strings.Repeat("|a", 30000), "make test"},
+		{"nested enough", strings.Repeat("( ", 50) + "make test" + strings.Repeat(" )", 50), "make test"},
+		// Wrappers are followed maxDepth deep, in every form.
+		{"modules of modules", "python" + strings.Repeat(" -mpython", 100_000), "python"},
+		{"runners of runners", strings.Repeat("uv run ", 100_000) + "pytest", "uv run"},
+	} {
+		c := ParseCommand(tt.line)
+		if c.Target != tt.target {
+			t.Errorf("%s: target %.60q, want %.60q", tt.name, c.Target, tt.target)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"math"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -38,7 +39,8 @@ func failureCases(f *testing.F) (cmds, outs []string) {
 }
 
 // FuzzParseCommand checks that no command line makes the shell reading
-// panic or hang, and that it is deterministic.
+// panic, hang or take more than 64 MiB of stack, and that it is
+// deterministic.
 func FuzzParseCommand(f *testing.F) {
 	cmds, _ := failureCases(f)
 	for _, c := range cmds {
@@ -46,7 +48,14 @@ func FuzzParseCommand(f *testing.F) {
 	}
 	f.Add(`ssh -p 22 h "bash -lc 'cd /x && sudo -u u env A=1 timeout 5 python3 -m pkg.mod --a 1 | tail'"`)
 	f.Add(`powershell -Command "& 'C:\x y\a.exe' --b | Out-Null"`)
+	// Nested as deep as the shell parser is let go, and deeper.
+	f.Add(strings.Repeat("( ", 100) + "make" + strings.Repeat(" )", 100))
+	f.Add(strings.Repeat("$(", 101) + strings.Repeat(")", 101))
+	f.Add("echo $((" + strings.Repeat("(", 2000) + "1" + strings.Repeat(")", 2000) + "))")
+	f.Add("[[ " + strings.Repeat("! ", 2000) + "a ]]")
+	f.Add("python" + strings.Repeat(" -mpython", 100))
 	f.Fuzz(func(t *testing.T, line string) {
+		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
 		a, b := ParseCommand(line), ParseCommand(line)
 		if a.Target != b.Target || strings.Join(a.Args, "\x00") != strings.Join(b.Args, "\x00") {
 			t.Fatalf("ParseCommand(%q) is not deterministic", line)

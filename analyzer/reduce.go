@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -22,7 +23,7 @@ import (
 // that ReadJSONL reads: a failure chain of `retrace pairs` or a number of
 // `retrace bench`.
 func IsRecord(line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !json.Valid(line) {
 		return false
 	}
 	r := gjson.ParseBytes(line)
@@ -79,11 +80,23 @@ func ReadJSONL(r io.Reader, name string) ([]*SessionReport, []*parser.SyntaxErro
 	}
 }
 
+// invalidJSON says why json.Valid finds line invalid: its nesting, deeper
+// than encoding/json reads (10 000 levels), or its syntax. json.Valid is
+// used rather than gjson.Valid, which recurses without a limit: a stack
+// overflow cannot be recovered from.
+func invalidJSON(line []byte) string {
+	var se *json.SyntaxError
+	if err := json.Unmarshal(line, &struct{}{}); errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth") {
+		return "invalid JSON: nested more than 10000 levels deep"
+	}
+	return "invalid JSON"
+}
+
 // addRecord adds one record to the report of its session, and says what is
 // wrong with it, or "".
 func addRecord(line []byte, bySession map[SessionRef]*SessionReport, reports *[]*SessionReport) string {
-	if !gjson.ValidBytes(line) {
-		return "invalid JSON"
+	if !json.Valid(line) {
+		return invalidJSON(line)
 	}
 	r := gjson.ParseBytes(line)
 	var ref SessionRef

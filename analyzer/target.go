@@ -143,7 +143,10 @@ func identifyPython(prog string, args []string, depth int) (string, []string) {
 			}
 			return args[i+1], args[i+2:]
 		case strings.HasPrefix(a, "-m") && len(a) > 2:
-			return identifyDepth(append([]string{a[2:]}, args[i+1:]...), depth+1)
+			if depth < maxDepth {
+				return identifyDepth(append([]string{a[2:]}, args[i+1:]...), depth+1)
+			}
+			return a[2:], args[i+1:]
 		case a == "-c":
 			if i+1 < len(args) {
 				return "python -c", args[i+2:]

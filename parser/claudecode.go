@@ -45,7 +45,7 @@ func matchClaude(head []byte) bool {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if !gjson.ValidBytes(line) {
+		if !validJSON(line) {
 			// Cut off by the end of head, or malformed: look for keys
 			// only Claude Code writes near the start of a record.
 			if claudeKeys(line) {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/retrace-dev/retrace/internal/shparse"
 )
 
 // The OpenAI Codex CLI writes one JSON record per line to
@@ -76,7 +78,7 @@ func matchCodex(head []byte) bool {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if !gjson.ValidBytes(line) {
+		if !validJSON(line) {
 			if codexCutRE.Match(line) || codexLegacyCutRE.Match(line) {
 				return true
 			}
@@ -827,7 +829,7 @@ func argvLine(argv []string) string {
 // unwrapShell returns the script of a command line `bash -lc 'script'`, as
 // the exec stream writes shell calls, or the line itself.
 func unwrapShell(line string) string {
-	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	f, err := shparse.Parse(syntax.NewParser(), line)
 	if err != nil || len(f.Stmts) != 1 {
 		return line
 	}

@@ -20,6 +20,11 @@ func FuzzParse(f *testing.F) {
 	addSeeds(f, files)
 	f.Add([]byte("{\"type\":\"user\"}\n{"))
 	f.Add([]byte("Exporting session: ses_x{\"info\":{\"id\":\"ses_x\"},\"messages\":[{\"parts\":[{\"type\":\"tool\""))
+	// Nested a level deeper than the validators go, in a record and in
+	// a document.
+	deep := strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1)
+	f.Add([]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls","x":` + deep + "}}]}}\n"))
+	f.Add([]byte(`{"info":{"id":"ses_x"},"messages":[{"parts":[{"type":"tool","state":{"input":` + deep + "}}]}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range append(Formats(), nil) {
 			checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", format) })

@@ -132,7 +132,7 @@ func geminiDocument(head []byte) bool {
 		return true
 	}
 	first, rest, _ := bytes.Cut(head, []byte("\n"))
-	if gjson.ValidBytes(first) {
+	if validJSON(first) {
 		r := gjson.ParseBytes(first)
 		return r.Get("messages").Exists() || r.Get("history").Exists()
 	}
@@ -295,7 +295,7 @@ func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
 	text := abridgeText(t.text(f[gfContent]))
 	tokens := int(value(t.idx.below(m, "tokens", f[gfTokens], dups&(1<<gfTokens) != 0, "output")).Int())
 	t.idx.eachElementAt(calls, func(off int, tc string) bool {
-		if t.cut && !gjson.Valid(tc) {
+		if t.cut && !validJSONString(tc) {
 			return false // the cut-off end of a truncated record
 		}
 		c := t.call(tc, t.lineAt(at+offs[gfToolCalls]+off))
@@ -803,7 +803,7 @@ func (t *geminiReader) readCheckpoint(s *Session, contents string, at int) {
 		text := ""
 		first := true
 		t.idx.eachValueAt(cf[1], func(poff int, p string) bool {
-			if t.cut && !gjson.Valid(p) {
+			if t.cut && !validJSONString(p) {
 				return false // the cut-off end of a truncated checkpoint
 			}
 			line := t.lineAt(at + off + coffs[1] + poff)

@@ -12,19 +12,35 @@ import (
 
 // This file reads JSON records faster than gjson does where transcripts
 // spend their bytes: in long strings (outputs, file contents, images).
-// validJSON accepts what gjson.ValidBytes accepts, and checks strings eight
-// bytes at a time; validFields also picks out a record's members as it
-// goes. field and eachElement walk a record that is known to be valid,
-// skipping strings with a vectorized search for their closing quote.
+// validJSON accepts what gjson.ValidBytes accepts, nested at most
+// maxNesting levels deep, and checks strings eight bytes at a time;
+// validFields also picks out a record's members as it goes. field and
+// eachElement walk a record that is known to be valid, skipping strings
+// with a vectorized search for their closing quote.
 // What they find is handed to gjson (gjson.Parse of the raw value),
 // so that values read exactly as gjson.Get would give them.
 
 // validJSON reports whether data is a valid JSON value, surrounded by
-// white space or not: the answer of gjson.ValidBytes, which transcripts'
-// decoders must give on every record (the style guide's rule 5).
+// white space or not, and nested at most maxNesting levels deep: the answer
+// of gjson.ValidBytes, which transcripts' decoders must give on every record
+// (the style guide's rule 5), but for the depth, which gjson does not limit.
 func validJSON(data []byte) bool {
 	return validFields(bytesString(data), nil)
 }
+
+// validJSONString is validJSON of a string.
+func validJSONString(s string) bool {
+	return validFields(s, nil)
+}
+
+// maxNesting is how deep the validators let arrays and objects nest, as
+// encoding/json does: a record nested deeper is invalid, and skipped with
+// the message of jsonError. The validators recurse once per level and Go
+// cannot recover from a stack overflow, so every JSON value retrace walks
+// passes through them first: gjson.Valid, which recurses without a limit,
+// is not used, and the walkers that recurse (gjson's included) take only
+// what the validators accepted.
+const maxNesting = 10000
 
 // bytesString returns the bytes of b as a string, without copying them: b
 // must not change while the string, or any part of it, is in use.
@@ -51,9 +67,9 @@ func validFields(data string, set *fieldSet) bool {
 	}
 	var ok bool
 	if data[i] == '{' {
-		i, ok = validObject(data, i+1, set, nil)
+		i, ok = validObject(data, i+1, 1, set, nil)
 	} else {
-		i, ok = validValue(data, i, nil)
+		i, ok = validValue(data, i, 0, nil)
 	}
 	return ok && skipSpace(data, i) == len(data)
 }
@@ -83,19 +99,25 @@ func skipIndent[T string | []byte](data T, i int) int {
 	return i
 }
 
-// validValue validates the value that starts at data[i] and returns the
-// index after it. It records the long values it finds in x, which may be
-// nil.
-func validValue(data string, i int, x *docIndex) (int, bool) {
+// validValue validates the value that starts at data[i], inside depth
+// arrays and objects, and returns the index after it. It records the long
+// values it finds in x, which may be nil.
+func validValue(data string, i, depth int, x *docIndex) (int, bool) {
 	switch data[i] {
 	case '{':
+		if depth >= maxNesting {
+			return i, false
+		}
 		k := x.open(i)
-		end, ok := validObject(data, i+1, nil, x)
+		end, ok := validObject(data, i+1, depth+1, nil, x)
 		x.close(k, end)
 		return end, ok
 	case '[':
+		if depth >= maxNesting {
+			return i, false
+		}
 		k := x.open(i)
-		end, ok := validArray(data, i+1, x)
+		end, ok := validArray(data, i+1, depth+1, x)
 		x.close(k, end)
 		return end, ok
 	case '"':
@@ -122,9 +144,10 @@ func validWord(data string, i int, word string) (int, bool) {
 }
 
 // validObject validates the rest of an object whose opening brace is at
-// data[i-1], and returns the index after its closing brace. It fills in
-// set and records long values in x; either may be nil.
-func validObject(data string, i int, set *fieldSet, x *docIndex) (int, bool) {
+// data[i-1], depth levels deep (1 at the top), and returns the index after
+// its closing brace. It fills in set and
+// records long values in x; either may be nil.
+func validObject(data string, i, depth int, set *fieldSet, x *docIndex) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, true
@@ -151,10 +174,10 @@ func validObject(data string, i int, set *fieldSet, x *docIndex) (int, bool) {
 		if set != nil {
 			f = fieldIndex(data[key:keyEnd], set.names, set.vals)
 		}
-		if f >= 0 && set.inner != nil && set.inner[f] != nil && data[i] == '{' {
-			i, ok = validObject(data, i+1, set.inner[f], x)
+		if f >= 0 && set.inner != nil && set.inner[f] != nil && data[i] == '{' && depth < maxNesting {
+			i, ok = validObject(data, i+1, depth+1, set.inner[f], x)
 		} else {
-			i, ok = validValue(data, i, x)
+			i, ok = validValue(data, i, depth, x)
 		}
 		if !ok {
 			return i, false
@@ -177,7 +200,8 @@ func validObject(data string, i int, set *fieldSet, x *docIndex) (int, bool) {
 	}
 }
 
-func validArray(data string, i int, x *docIndex) (int, bool) {
+// validArray is validObject for an array.
+func validArray(data string, i, depth int, x *docIndex) (int, bool) {
 	i = skipSpace(data, i)
 	if i < len(data) && data[i] == ']' {
 		return i + 1, true
@@ -188,7 +212,7 @@ func validArray(data string, i int, x *docIndex) (int, bool) {
 			return i, false
 		}
 		var ok bool
-		if i, ok = validValue(data, i, x); !ok {
+		if i, ok = validValue(data, i, depth, x); !ok {
 			return i, false
 		}
 		i = skipSpace(data, i)

@@ -37,27 +37,42 @@ func jsonSeeds(t testing.TB) []string {
 	return seeds
 }
 
+// deepSeeds returns records nested as deep as the validators go, and a
+// level deeper.
+func deepSeeds() []string {
+	var seeds []string
+	for _, n := range []int{maxNesting, maxNesting + 1} {
+		seeds = append(seeds, `{"type":"user","message":{"content":`+strings.Repeat("[", n-2)+strings.Repeat("]", n-2)+"}}",
+			strings.Repeat(`{"a":`, n-1)+"0"+strings.Repeat("}", n-1))
+	}
+	return seeds
+}
+
 func TestValidJSON(t *testing.T) {
-	for _, s := range jsonSeeds(t) {
+	for _, s := range append(jsonSeeds(t), deepSeeds()...) {
 		checkJSON(t, s)
 	}
 }
 
 func FuzzValidJSON(f *testing.F) {
-	for _, s := range jsonSeeds(f) {
+	for _, s := range append(jsonSeeds(f), deepSeeds()...) {
 		f.Add(s)
 	}
 	f.Fuzz(checkJSON)
 }
 
-// checkJSON checks that validJSON agrees with gjson.ValidBytes, and that on
-// a valid object the walkers find what gjson finds.
+// checkJSON checks that validJSON agrees with gjson.ValidBytes on values
+// nested at most maxNesting levels deep, and finds deeper ones invalid
+// (where gjson's validator, which recurses, is not asked); and that on a
+// valid object nested less than 100 levels deep (the checks take time in
+// the square of the depth) the walkers find what gjson finds.
 func checkJSON(t *testing.T, s string) {
 	valid := validJSON([]byte(s))
-	if want := gjson.ValidBytes([]byte(s)); valid != want {
+	depth := nesting(s)
+	if want := depth <= maxNesting && gjson.ValidBytes([]byte(s)); valid != want {
 		t.Fatalf("validJSON(%q) = %v, gjson says %v", s, valid, want)
 	}
-	if !valid {
+	if !valid || depth >= 100 {
 		return
 	}
 	r := gjson.Parse(s)

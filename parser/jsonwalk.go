@@ -50,7 +50,7 @@ func indexJSON(doc string) (*docIndex, bool) {
 		return nil, false
 	}
 	x := &docIndex{doc: doc}
-	end, ok := validValue(doc, i, x)
+	end, ok := validValue(doc, i, 0, x)
 	if !ok || skipSpace(doc, end) != len(doc) {
 		return nil, false
 	}
@@ -138,14 +138,14 @@ func jsonPrefix(data []byte) int {
 	if i == len(data) {
 		return i
 	}
-	end, _ := validValue(string(data), i, nil)
+	end, _ := validValue(string(data), i, 0, nil)
 	// validValue fails at the start of a word, which may be cut short:
 	// then data, with the word completed, is valid up to its end.
 	rest := string(data[end:])
 	for _, w := range []string{"true", "false", "null"} {
 		if rest != "" && len(rest) < len(w) && strings.HasPrefix(w, rest) {
 			whole := string(data[:end]) + w
-			if e, _ := validValue(whole, i, nil); e > end {
+			if e, _ := validValue(whole, i, 0, nil); e > end {
 				return len(data)
 			}
 		}

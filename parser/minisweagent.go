@@ -84,7 +84,7 @@ func decodeMiniSWEAgent(r io.Reader, name string) (*Session, error) {
 	i := -1
 	root.Get("messages").ForEach(func(_, m gjson.Result) bool {
 		i++
-		if !gjson.Valid(m.Raw) {
+		if !validJSONString(m.Raw) {
 			return false // the cut-off end of a broken file
 		}
 		d.message(m, i)

@@ -77,7 +77,7 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 	i := -1
 	msgs.ForEach(func(_, m gjson.Result) bool {
 		i++
-		if !gjson.Valid(m.Raw) {
+		if !validJSONString(m.Raw) {
 			return false // the cut-off end of a broken file
 		}
 		content := blockText(m.Get("content"))
@@ -150,7 +150,7 @@ func setArguments(c *Call, args gjson.Result) {
 		if raw == "" {
 			return
 		}
-		if !gjson.Valid(raw) || !gjson.Parse(raw).IsObject() {
+		if !validJSONString(raw) || !gjson.Parse(raw).IsObject() {
 			if c.Kind == Shell {
 				c.Command = raw
 			} else {

@@ -113,7 +113,7 @@ func readOpencodeMessage(s *Session, idx *docIndex, m string, i int, cut bool, l
 	om := newOpencodeMessage(s, f[0], i)
 	om.idx = idx
 	idx.eachValueAt(f[1], func(off int, p string) bool {
-		if cut && !gjson.Valid(p) {
+		if cut && !validJSONString(p) {
 			return false // the cut-off end of a broken export
 		}
 		om.part(p, Pos{File: s.Path, Line: lineAt(offs[1] + off)})

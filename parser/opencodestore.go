@@ -470,7 +470,7 @@ func jsonObject(s *Session, name string, data []byte, lines bool) (gjson.Result,
 		skip(0, "empty record: expected a JSON object")
 		return gjson.Result{}, false
 	}
-	if !gjson.ValidBytes(data) {
+	if !validJSON(data) {
 		msg, off := jsonError(data)
 		skip(off, msg)
 		return gjson.Result{}, false

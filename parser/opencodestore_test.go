@@ -429,6 +429,9 @@ func TestOpencodeStoreDamage(t *testing.T) {
 			[]string{"no messages stored: storage/message/ses_1 is missing"}, ""},
 		{"no part folders", map[string]string{ses: `{}`, msg: `{}`, "storage/message/ses_1/msg_2.json": `{}`}, 0,
 			[]string{"2 messages have no part folder (the first: storage/part/msg_1): any calls they made are missing"}, ""},
+		{"part nested too deep", map[string]string{ses: `{}`, msg: `{}`,
+			part: strings.Replace(tool, `"false"`, `"false", "x": `+strings.Repeat("[", maxNesting)+strings.Repeat("]", maxNesting), 1)}, 0,
+			[]string{"storage/part/msg_1/prt_1.json:1: invalid JSON: nested more than 10000 levels deep"}, ""},
 		{"unreadable part", map[string]string{ses: `{}`, msg: `{}`, "storage/part/msg_1/prt_0.json": tool, part: "->prt_1.json"}, 1,
 			nil, "read opencode session ses_1: open storage/part/msg_1/prt_1.json: too many levels of symbolic links"},
 	}

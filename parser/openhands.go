@@ -52,7 +52,7 @@ func matchOpenHands(head []byte) bool {
 			ok = isOpenHandsEvent(e) ||
 				// A first event cut off by the end of the head, such as a
 				// long system prompt: every event starts with these keys.
-				(!gjson.Valid(e.Raw) && e.Get("id").Type == gjson.Number &&
+				(!validJSONString(e.Raw) && e.Get("id").Type == gjson.Number &&
 					e.Get("timestamp").Type == gjson.String && e.Get("source").Type == gjson.String)
 			return false
 		})
@@ -95,7 +95,7 @@ func decodeOpenHands(r io.Reader, name string) (*Session, error) {
 		i := -1
 		root.ForEach(func(_, e gjson.Result) bool {
 			i++
-			if !gjson.Valid(e.Raw) {
+			if !validJSONString(e.Raw) {
 				return false // the cut-off end of a broken file
 			}
 			d.event(e, i)

@@ -71,7 +71,7 @@ func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 	info := root.Get("info")
 	s.Agent = info.Get("swe_agent_version").String()
 	rc := root.Get("replay_config")
-	if rc.Type == gjson.String && gjson.Valid(rc.String()) {
+	if rc.Type == gjson.String && validJSONString(rc.String()) {
 		rc = gjson.Parse(rc.String())
 	}
 	s.ID = rc.Get("problem_statement.id").String()
@@ -83,11 +83,11 @@ func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 	i := -1
 	root.Get("trajectory").ForEach(func(_, step gjson.Result) bool {
 		i++
-		if !gjson.Valid(step.Raw) {
+		if !validJSONString(step.Raw) {
 			return false // the cut-off end of a broken file
 		}
 		state := step.Get("state")
-		if state.Type == gjson.String && gjson.Valid(state.String()) {
+		if state.Type == gjson.String && validJSONString(state.String()) {
 			state = gjson.Parse(state.String()) // older runs store it as JSON text
 		}
 		setOnce(&s.Cwd, state.Get("working_dir").String())
@@ -271,7 +271,7 @@ func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
 		err = fmt.Errorf("read %s: %w", s.Path, err)
 	}
 	lines := &lineCounter{data: data, line: 1}
-	if len(data) > 0 && !gjson.ValidBytes(data) {
+	if len(data) > 0 && !validJSON(data) {
 		msg, off := jsonError(data)
 		line := 0
 		if off >= 0 {

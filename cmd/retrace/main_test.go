@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -66,27 +68,42 @@ func TestScript(t *testing.T) {
 				data := enc.EncodeAll([]byte(ts.ReadFile(args[0])), nil)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 			},
-			// fill IN OUT [MARKER N TEXT]... writes IN to OUT with each
-			// MARKER replaced by N copies of TEXT, read as the body of a
-			// Go string literal (\x1b, \x00, \xff): inputs too big, too
-			// deep or too binary to keep in a script are made on the spot.
+			// fill [-gzip] IN OUT [MARKER N TEXT]... writes IN to OUT
+			// with each MARKER replaced by N copies of TEXT, read as the
+			// body of a Go string literal (\x1b, \x00, \xff): inputs too
+			// big, too deep or too binary to keep in a script are made on
+			// the spot, a chunk at a time. With -gzip, OUT is compressed.
 			"fill": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) < 2 || (len(args)-2)%3 != 0 {
-					ts.Fatalf("usage: fill IN OUT [MARKER N TEXT]...")
+				compress := len(args) > 0 && args[0] == "-gzip"
+				if compress {
+					args = args[1:]
 				}
-				var pairs []string
+				if neg || len(args) < 2 || (len(args)-2)%3 != 0 {
+					ts.Fatalf("usage: fill [-gzip] IN OUT [MARKER N TEXT]...")
+				}
+				var marks []fillMark
 				for i := 2; i < len(args); i += 3 {
 					n, err := strconv.Atoi(args[i+1])
 					ts.Check(err)
 					text, err := strconv.Unquote(`"` + args[i+2] + `"`)
 					ts.Check(err)
-					pairs = append(pairs, args[i], strings.Repeat(text, n))
+					marks = append(marks, fillMark{args[i], n, text})
 				}
 				f, err := os.Create(ts.MkAbs(args[1]))
 				ts.Check(err)
-				w := bufio.NewWriter(f)
-				_, err = strings.NewReplacer(pairs...).WriteString(w, ts.ReadFile(args[0]))
-				ts.Check(errors.Join(err, w.Flush(), f.Close()))
+				var out io.Writer = f
+				var zw *gzip.Writer
+				if compress {
+					zw = gzip.NewWriter(f)
+					out = zw
+				}
+				w := bufio.NewWriter(out)
+				err = fill(w, ts.ReadFile(args[0]), marks)
+				err = errors.Join(err, w.Flush())
+				if zw != nil {
+					err = errors.Join(err, zw.Close())
+				}
+				ts.Check(errors.Join(err, f.Close()))
 			},
 			// copies N FILE DIR writes N copies of FILE into DIR, named
 			// 00000-FILE, 00001-FILE and so on.
@@ -146,6 +163,55 @@ func TestScript(t *testing.T) {
 			},
 		},
 	})
+}
+
+// A fillMark is a marker of the fill command and what replaces it: n
+// copies of text.
+type fillMark struct {
+	mark string
+	n    int
+	text string
+}
+
+// fill writes tmpl to w with each marker replaced as marks say, earliest
+// first and, at one place, in the order of marks, as strings.Replacer
+// does; the copies are written a chunk at a time, never held together.
+func fill(w io.Writer, tmpl string, marks []fillMark) error {
+	for tmpl != "" {
+		at, which := len(tmpl), -1
+		for k, m := range marks {
+			if i := strings.Index(tmpl, m.mark); i >= 0 && i < at && m.mark != "" {
+				at, which = i, k
+			}
+		}
+		if _, err := io.WriteString(w, tmpl[:at]); err != nil || which < 0 {
+			return err
+		}
+		m := marks[which]
+		if err := writeCopies(w, m.text, m.n); err != nil {
+			return err
+		}
+		tmpl = tmpl[at+len(m.mark):]
+	}
+	return nil
+}
+
+// writeCopies writes n copies of text to w, in chunks of at most 64 KiB.
+func writeCopies(w io.Writer, text string, n int) error {
+	if text == "" {
+		return nil
+	}
+	per := max(1, min(n, 64<<10/len(text)))
+	chunk := strings.Repeat(text, per)
+	for ; n > 0; n -= per {
+		if n < per {
+			chunk = chunk[:n*len(text)]
+		}
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // modesStopReads reports whether a file of mode 000 cannot be opened, as
