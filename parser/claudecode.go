@@ -238,8 +238,7 @@ func (d *claudeDecoder) record(line []byte, n int) {
 	var inner [cfCount]*fieldSet
 	inner[cfMessage] = &fieldSet{names: messageFields, vals: rec.msg[:]}
 	if !validFields(d.line, &fieldSet{names: claudeFields, vals: rec.top[:], inner: inner[:]}) {
-		msg, _ := jsonError(line)
-		d.s.skip(n, msg)
+		d.s.skipInvalid(n, line)
 		return
 	}
 	if d.line[skipSpace(d.line, 0)] != '{' {

@@ -228,8 +228,7 @@ func (d *codexDecoder) record(line []byte, n int) {
 	inner[cxPayload] = &fieldSet{names: codexNames, vals: rec.payload[:]}
 	inner[cxItem] = &fieldSet{names: codexNames, vals: rec.item[:]}
 	if !validFields(d.line, &fieldSet{names: codexNames, vals: rec.top[:], inner: inner[:]}) {
-		msg, _ := jsonError(line)
-		d.s.skip(n, msg)
+		d.s.skipInvalid(n, line)
 		return
 	}
 	if d.line[skipSpace(d.line, 0)] != '{' {

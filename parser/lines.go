@@ -120,6 +120,23 @@ func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 	}
 }
 
+// EachLine calls fn with every line of r that is not blank and its 1-based
+// number, as the decoders of JSON Lines formats read them: a line may be as
+// long as MaxRecord, and a longer one is skipped without being held. fn
+// returns why it skips its line, or "". The lines skipped come back as a
+// session's do: the first MaxSkipped listed, the others counted. Only an
+// error reading r stops it early; that error is returned, wrapped with
+// name.
+func EachLine(r io.Reader, name string, fn func(line []byte, n int) string) (skipped []*SyntaxError, more int, err error) {
+	s := &Session{Path: name}
+	err = forEachLine(r, s, func(line []byte, n int) {
+		if msg := fn(line, n); msg != "" {
+			s.skip(n, msg)
+		}
+	})
+	return s.Skipped, s.MoreSkipped, err
+}
+
 // lineBufs hold the buffers of lines longer than a reader's buffer, for the
 // next file: each file would otherwise grow one anew to its longest line.
 // Buffers past maxPooledLine are let go.
@@ -129,7 +146,32 @@ const maxPooledLine = 8 << 20
 
 // skip records a malformed record at line n of the session's input.
 func (s *Session) skip(n int, msg string) {
-	s.Skipped = append(s.Skipped, &SyntaxError{Pos: Pos{File: s.Path, Line: n}, Msg: msg})
+	s.skipAt(Pos{File: s.Path, Line: n}, func() string { return msg })
+}
+
+// skipInvalid records that line n, line, is not valid JSON, saying why
+// only when the record is listed: what encoding/json says costs as much as
+// reading the record again.
+func (s *Session) skipInvalid(n int, line []byte) {
+	s.skipAt(Pos{File: s.Path, Line: n}, func() string {
+		msg, _ := jsonError(line)
+		return msg
+	})
+}
+
+// listsSkipped reports whether the next record skipped is listed, rather
+// than only counted.
+func (s *Session) listsSkipped() bool { return len(s.Skipped) < MaxSkipped }
+
+// skipAt records a malformed record at pos, listing it with the message
+// msg gives while fewer than MaxSkipped are listed, and counting it only
+// after that.
+func (s *Session) skipAt(pos Pos, msg func() string) {
+	if !s.listsSkipped() {
+		s.MoreSkipped++
+		return
+	}
+	s.Skipped = append(s.Skipped, &SyntaxError{Pos: pos, Msg: msg()})
 }
 
 // readWhole reads all of r, for a format that is one JSON document, into a

@@ -455,14 +455,17 @@ func jsonObject(s *Session, name string, data []byte, lines bool) (gjson.Result,
 			end := len(bytes.TrimRight(data, " \t\r\n"))
 			line = (&lineCounter{data: data, line: 1}).at(min(int(off), end))
 		}
-		s.Skipped = append(s.Skipped, &SyntaxError{Pos: Pos{File: name, Line: line}, Msg: msg})
+		s.skipAt(Pos{File: name, Line: line}, func() string { return msg })
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		skip(0, "empty record: expected a JSON object")
 		return gjson.Result{}, false
 	}
 	if !gjson.ValidBytes(data) {
-		msg, off := jsonError(data)
+		msg, off := "", int64(0)
+		if s.listsSkipped() { // else why is not said
+			msg, off = jsonError(data)
+		}
 		skip(off, msg)
 		return gjson.Result{}, false
 	}

@@ -125,12 +125,15 @@ type result struct {
 	// JSONL output, the sessions it names; none if nothing could be read.
 	reports []*analyzer.SessionReport
 	skipped []*parser.SyntaxError // lines of retrace's JSONL output that are not its records
-	err     error
-	modTime time.Time // when the file was last written; zero for stdin
+	// moreSkipped counts the lines of retrace's JSONL output that are not
+	// its records beyond those listed in skipped.
+	moreSkipped int
+	err         error
+	modTime     time.Time // when the file was last written; zero for stdin
 }
 
 // maxWarnings bounds the malformed-record warnings printed per file.
-const maxWarnings = 10
+const maxWarnings = parser.MaxSkipped
 
 // load reads and analyzes the transcripts the arguments name. Problems with
 // some inputs are printed on stderr and make it return errPartial along with
@@ -202,13 +205,13 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 		case r.err != nil:
 			w.fail("%v", r.err)
 		}
-		w.skipped(src.name, r.skipped)
+		w.skipped(src.name, r.skipped, r.moreSkipped)
 		for _, rep := range r.reports {
 			if !period.holds(rep.Session, r.modTime) {
 				continue
 			}
 			s := rep.Session
-			w.skipped(s.Path, s.Skipped)
+			w.skipped(s.Path, s.Skipped, s.MoreSkipped)
 			for _, n := range s.Notes {
 				w.warn("%s: %s", s.Path, n)
 			}
@@ -235,14 +238,18 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 }
 
 // skipped warns of the malformed records of the input named name, the first
-// maxWarnings of them one by one.
-func (w *warner) skipped(name string, skipped []*parser.SyntaxError) {
+// maxWarnings of them one by one, and of the more records skipped beyond
+// the list.
+func (w *warner) skipped(name string, skipped []*parser.SyntaxError, more int) {
 	for j, e := range skipped {
 		if j == maxWarnings {
-			w.warn("%s: %d more malformed records skipped", name, len(skipped)-maxWarnings)
+			more += len(skipped) - maxWarnings
 			break
 		}
 		w.warn("%v", e)
+	}
+	if more > 0 {
+		w.warn("%s: %d more malformed records skipped", name, more)
 	}
 }
 
@@ -392,8 +399,8 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 		if !rd.reduce {
 			return result{err: fmt.Errorf("%s: the JSONL output of retrace pairs or bench; only retrace lessons and retrace bench read it", src.name)}
 		}
-		reports, skipped, err := analyzer.ReadJSONL(br, src.name)
-		return result{reports: reports, skipped: skipped, err: err, modTime: modTime}
+		reports, skipped, more, err := analyzer.ReadJSONL(br, src.name)
+		return result{reports: reports, skipped: skipped, moreSkipped: more, err: err, modTime: modTime}
 	}
 	// Each call is redacted and analyzed as soon as the decoder is done
 	// with it, and the outputs no report quotes are let go, so that a
