@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -75,6 +76,65 @@ func TestSkippedKeptFew(t *testing.T) {
 			}
 			if got := s.SkippedCount(); got != bad {
 				t.Errorf("SkippedCount() = %d, want %d", got, bad)
+			}
+		})
+	}
+}
+
+// The opening of a transcript in each format that is one JSON document,
+// recognized as it, up to a string left open for the test to fill.
+var documentHeads = map[string]string{
+	"gemini":          `{"sessionId":"s1","projectHash":"p","startTime":"2026-01-01T00:00:00Z","messages":[{"id":"m1","type":"user","content":"`,
+	"opencode":        `{"info":{"id":"ses_1"},"messages":[{"info":{"id":"msg_1","role":"user"},"parts":[{"type":"text","text":"`,
+	"swe-agent":       `{"trajectory":[{"action":"ls","observation":"`,
+	"mini-swe-agent":  `{"info":{"mini_version":"1.0"},"messages":[{"role":"user","content":"`,
+	"openhands":       `[{"id":1,"source":"agent","action":"run","args":{"command":"`,
+	"openai-messages": `[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"`,
+}
+
+// A boundedReader fails a read past its bound, for a test that checks an
+// input is not read to its end.
+type boundedReader struct {
+	r     io.Reader
+	bound int64 // bytes left
+}
+
+var errPastBound = errors.New("read past the bound")
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.bound <= 0 {
+		return 0, errPastBound
+	}
+	n, err := b.r.Read(p[:min(int64(len(p)), b.bound)])
+	b.bound -= int64(n)
+	return n, err
+}
+
+// TestDocumentLimit checks that a transcript that is one JSON document is
+// read no further than maxDocument: a larger one, which a small compressed
+// file can expand to, is refused, named with the limit, without being read
+// to its end.
+func TestDocumentLimit(t *testing.T) {
+	defer func(n int) { maxDocument = n }(maxDocument)
+	maxDocument = 1 << 20
+	for format, head := range documentHeads {
+		t.Run(format, func(t *testing.T) {
+			if f := Detect([]byte(head + strings.Repeat("x", HeadSize))); f == nil || f.Name != format {
+				t.Fatalf("the head is recognized as %v, want %s", f, format)
+			}
+			// Just within the limit, the document is read.
+			small := stream(strings.NewReader(head), repeat("x", int64(maxDocument-len(head)-8)), strings.NewReader(`"}]}]}]}`))
+			if s, err := Parse(small, "f", nil); err != nil || s == nil {
+				t.Fatalf("a document of the limit's size: %v", err)
+			}
+			in := &boundedReader{r: stream(strings.NewReader(head), repeat("x", 1<<40)), bound: int64(maxDocument) + 2*HeadSize}
+			s, err := Parse(in, "big.json", nil)
+			var le *LimitError
+			if !errors.As(err, &le) || s != nil {
+				t.Fatalf("Parse = %v, %v; want no session and a LimitError", s, err)
+			}
+			if want := "big.json: a JSON document larger than 1 MiB, the limit on one record; skipped"; err.Error() != want {
+				t.Errorf("error = %q, want %q", err, want)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package parser
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -218,6 +219,9 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 			c.toValidUTF8()
 			done(c)
 		}, forget)
+		if le := limitError(err, name); le != nil {
+			return nil, le
+		}
 		if s != nil {
 			s.toValidUTF8Fields()
 		}
@@ -226,6 +230,9 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 	s, err := f.Decode(br, name)
 	if s == nil {
 		return s, err
+	}
+	if le := limitError(err, name); le != nil {
+		return nil, le
 	}
 	if !f.owned {
 		s.detach()
@@ -237,4 +244,17 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 		}
 	}
 	return s, err
+}
+
+// limitError returns the LimitError err holds, named name, or nil: an
+// input past a limit is skipped, and what was read of it let go.
+func limitError(err error, name string) *LimitError {
+	var le *LimitError
+	if !errors.As(err, &le) {
+		return nil
+	}
+	if le.Name == "" {
+		le.Name = name
+	}
+	return le
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -105,7 +106,7 @@ func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 	for {
 		line, err := lr.next()
 		if errors.Is(err, errTooLong) {
-			s.skip(lr.line, fmt.Sprintf("line longer than %d MiB skipped", MaxRecord>>20))
+			s.skip(lr.line, "line longer than "+sizeText(lr.max)+" skipped")
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -178,19 +179,47 @@ func (s *Session) skipAt(pos Pos, msg func() string) {
 // buffer from wholeBufs; release gives the buffer back, after which
 // nothing may use data or any string cut from it. Clearing a new buffer of
 // a few megabytes for each document, as io.ReadAll does, costs as much as
-// validating it.
+// validating it. A document longer than maxDocument is read no further: it
+// gives no data and a LimitError.
 func readWhole(r io.Reader) (data []byte, release func(), err error) {
 	b, _ := wholeBufs.Get().(*bytes.Buffer)
 	if b == nil {
 		b = new(bytes.Buffer)
 	}
 	b.Reset()
-	_, err = b.ReadFrom(r)
-	return b.Bytes(), func() {
+	release = func() {
 		if b.Cap() <= maxPooledWhole {
 			wholeBufs.Put(b)
 		}
-	}, err
+	}
+	_, err = b.ReadFrom(io.LimitReader(r, int64(maxDocument)+1))
+	if err == nil && b.Len() > maxDocument {
+		err = errDocumentTooLarge()
+	}
+	if errors.As(err, new(*LimitError)) {
+		return nil, release, err // not worth reading what came before
+	}
+	return b.Bytes(), release, err
+}
+
+// errDocumentTooLarge reports a document longer than maxDocument; parse
+// names the input.
+func errDocumentTooLarge() error {
+	return &LimitError{Msg: "a JSON document larger than " + sizeText(maxDocument) + ", the limit on one record"}
+}
+
+// sizeText writes a size in bytes as a whole number of GiB, MiB or KiB
+// when it is one, as limits are.
+func sizeText(n int) string {
+	for _, u := range []struct {
+		unit string
+		size int
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return strconv.Itoa(n/u.size) + " " + u.unit
+		}
+	}
+	return strconv.Itoa(n) + " bytes"
 }
 
 // wholeBufs hold the buffers documents were read into, for the next
@@ -198,3 +227,7 @@ func readWhole(r io.Reader) (data []byte, release func(), err error) {
 var wholeBufs sync.Pool
 
 const maxPooledWhole = 64 << 20
+
+// maxDocument is the size of the largest JSON document a decoder of a
+// format that is one document reads: MaxRecord, as it is one record.
+var maxDocument = MaxRecord

@@ -430,7 +430,7 @@ func TestOpencodeStoreDamage(t *testing.T) {
 		{"no part folders", map[string]string{ses: `{}`, msg: `{}`, "storage/message/ses_1/msg_2.json": `{}`}, 0,
 			[]string{"2 messages have no part folder (the first: storage/part/msg_1): any calls they made are missing"}, ""},
 		{"unreadable part", map[string]string{ses: `{}`, msg: `{}`, "storage/part/msg_1/prt_0.json": tool, part: "->prt_1.json"}, 1,
-			nil, "read opencode session ses_1: open storage/part/msg_1/prt_1.json: too many levels of symbolic links"},
+			nil, "read opencode session ses_1: stat storage/part/msg_1/prt_1.json: too many levels of symbolic links"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -264,9 +265,16 @@ func commandFields(s string, n int) []string {
 // readJSONDoc reads a whole JSON document. Invalid JSON, such as a file cut
 // off while it was written, is reported in s.Skipped at the line of the
 // error; gjson still reads the document up to there. A read error comes
-// back wrapped, with the data read before it.
+// back wrapped, with the data read before it; a document longer than
+// maxDocument gives no data and a LimitError, as does a LimitError from r.
 func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, int64(maxDocument)+1))
+	if err == nil && len(data) > maxDocument {
+		err = errDocumentTooLarge()
+	}
+	if errors.As(err, new(*LimitError)) {
+		data = nil // not worth reading what came before
+	}
 	if err != nil {
 		err = fmt.Errorf("read %s: %w", s.Path, err)
 	}
