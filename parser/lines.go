@@ -106,7 +106,7 @@ func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 	for {
 		line, err := lr.next()
 		if errors.Is(err, errTooLong) {
-			s.skip(lr.line, "line longer than "+sizeText(lr.max)+" skipped")
+			s.skip(lr.line, "line longer than "+sizeText(int64(lr.max))+" skipped")
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -205,21 +205,25 @@ func readWhole(r io.Reader) (data []byte, release func(), err error) {
 // errDocumentTooLarge reports a document longer than maxDocument; parse
 // names the input.
 func errDocumentTooLarge() error {
-	return &LimitError{Msg: "a JSON document larger than " + sizeText(maxDocument) + ", the limit on one record"}
+	return &LimitError{Msg: "a JSON document larger than " + sizeText(int64(maxDocument)) + ", the limit on one record"}
 }
 
-// sizeText writes a size in bytes as a whole number of GiB, MiB or KiB
-// when it is one, as limits are.
-func sizeText(n int) string {
+// sizeText writes a size in bytes in GiB, MiB or KiB: as a whole number
+// when it is one, as limits are, else to a tenth.
+func sizeText(n int64) string {
 	for _, u := range []struct {
 		unit string
-		size int
+		size int64
 	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.size && n%u.size == 0 {
-			return strconv.Itoa(n/u.size) + " " + u.unit
+		switch {
+		case n < u.size:
+		case n%u.size == 0:
+			return strconv.FormatInt(n/u.size, 10) + " " + u.unit
+		default:
+			return strconv.FormatFloat(float64(n)/float64(u.size), 'f', 1, 64) + " " + u.unit
 		}
 	}
-	return strconv.Itoa(n) + " bytes"
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // wholeBufs hold the buffers documents were read into, for the next

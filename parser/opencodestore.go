@@ -130,6 +130,7 @@ func ReadOpencodeData(dir string) ([]*Session, error) {
 		}
 	}
 	sessions := make([]*Session, 0, len(ids))
+	var limits []*LimitError
 	for _, id := range ids {
 		c := best[id]
 		if c.parent != "" {
@@ -139,7 +140,17 @@ func ReadOpencodeData(dir string) ([]*Session, error) {
 			}
 			c.s.Notes = append(c.s.Notes, note)
 		}
-		if err := c.read(c.s); err != nil {
+		err := c.read(c.s)
+		if le := (*LimitError)(nil); errors.As(err, &le) {
+			// A database past a limit is read no further: it is named
+			// once, and its sessions not read are left out.
+			if !slices.Contains(limits, le) {
+				limits = append(limits, le)
+				errs = append(errs, le)
+			}
+			continue
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("read opencode session %s: %w", id, err))
 		}
 		sessions = append(sessions, c.s)
@@ -457,7 +468,7 @@ func readRecordFile(s *Session, name string) ([]byte, error) {
 	}
 	tooLarge := func() {
 		s.skipAt(Pos{File: name}, func() string {
-			return "larger than " + sizeText(maxDocument) + ", the limit on one record"
+			return "larger than " + sizeText(int64(maxDocument)) + ", the limit on one record"
 		})
 	}
 	switch {

@@ -455,9 +455,7 @@ func (rd reader) readOpencode(src source) result {
 		rep.Compact()
 		res.reports = append(res.reports, rep)
 	}
-	if err != nil {
-		res.err = fmt.Errorf("%s: %w", src.name, err)
-	}
+	res.err = err // each names its file: the database, the folder or a file in it
 	return res
 }
 
