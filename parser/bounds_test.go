@@ -8,29 +8,30 @@ import (
 	"testing"
 )
 
-// A repeatReader streams text n times without holding more than one copy:
-// inputs of hundreds of megabytes are made on the fly, not stored.
+// A repeatReader streams text n times without holding more than a few
+// kilobytes of it: inputs of hundreds of megabytes are made on the fly,
+// not stored.
 type repeatReader struct {
-	text string
-	n    int64 // copies left
-	off  int   // offset in the copy being read
+	unit string // text, repeated to a few kilobytes
+	off  int    // offset in unit of the next byte
+	left int64  // bytes left to stream
 }
 
-func repeat(text string, n int64) *repeatReader { return &repeatReader{text: text, n: n} }
+func repeat(text string, n int64) *repeatReader {
+	k := max(1, min(n, int64(4096/max(1, len(text)))))
+	return &repeatReader{unit: strings.Repeat(text, int(k)), left: int64(len(text)) * n}
+}
 
 func (r *repeatReader) Read(b []byte) (int, error) {
-	read := 0
-	for read < len(b) && r.n > 0 {
-		k := copy(b[read:], r.text[r.off:])
-		read += k
-		r.off += k
-		if r.off == len(r.text) {
-			r.off = 0
-			r.n--
-		}
-	}
-	if read == 0 && r.n == 0 {
+	if r.left == 0 {
 		return 0, io.EOF
+	}
+	read := 0
+	for read < len(b) && r.left > 0 {
+		k := copy(b[read:min(int64(len(b)), int64(read)+r.left)], r.unit[r.off:])
+		read += k
+		r.left -= int64(k)
+		r.off = (r.off + k) % len(r.unit)
 	}
 	return read, nil
 }
@@ -137,5 +138,64 @@ func TestDocumentLimit(t *testing.T) {
 				t.Errorf("error = %q, want %q", err, want)
 			}
 		})
+	}
+}
+
+// TestBlankLines checks the line numbers reported after runs of blank
+// lines, which are passed over a buffer at a time: runs longer than the
+// reader's buffer, of spaces, tabs and CRLF endings, a blank line cut by
+// the end of the buffer, and blank lines at the end of the input.
+func TestBlankLines(t *testing.T) {
+	head := jsonlHeads["claude-code"]
+	tests := []struct {
+		name  string
+		blank io.Reader
+		lines int // blank lines the reader streams
+	}{
+		{"newlines past the buffer", repeat("\n", 3*HeadSize+5), 3*HeadSize + 5},
+		{"one", strings.NewReader("\n"), 1},
+		{"none", strings.NewReader(""), 0},
+		{"spaces and tabs", repeat(" \t \n", 100_000), 100_000},
+		{"CRLF", repeat("\r\n", 200_000), 200_000},
+		{"mixed, cut by the buffer", repeat("  \r\n\n\t\n \n", 50_001), 4 * 50_001},
+		{"a space then a record", stream(repeat("\n", 70_000), strings.NewReader("   ")), 70_000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			again := strings.NewReplacer("toolu_1", "toolu_2", `"u1"`, `"u3"`, `"u2"`, `"u4"`, `"m1"`, `"m2"`).Replace(head)
+			in := stream(strings.NewReader(head), tt.blank, strings.NewReader("x\n\n\n \n"+again), repeat("\n \n", 10))
+			s, err := Parse(in, "f", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			heads := strings.Count(head, "\n")
+			bad := heads + tt.lines + 1
+			want := []string{fmt.Sprintf("f:%d: invalid JSON: invalid character 'x' looking for beginning of value", bad)}
+			var got []string
+			for _, e := range s.Skipped {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("skipped %q, want %q", got, want)
+			}
+			if len(s.Calls) != 2 {
+				t.Fatalf("%d calls, want 2", len(s.Calls))
+			}
+			if want := fmt.Sprintf("f:%d", bad+3+heads); s.Calls[1].Pos.String() != want {
+				t.Errorf("second call at %s, want %s", s.Calls[1].Pos, want)
+			}
+		})
+	}
+}
+
+// BenchmarkBlankLines measures reading runs of blank lines, in MB/s.
+func BenchmarkBlankLines(b *testing.B) {
+	const n = 64 << 20
+	b.SetBytes(n)
+	for b.Loop() {
+		in := stream(strings.NewReader(jsonlHeads["claude-code"]), repeat("\n", n))
+		if _, err := Parse(in, "f", nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -12,27 +12,30 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// A repeatReader streams text n times without holding more than one copy:
-// inputs of hundreds of megabytes are made on the fly, not stored.
+// A repeatReader streams text n times without holding more than a few
+// kilobytes of it: inputs of hundreds of megabytes are made on the fly,
+// not stored.
 type repeatReader struct {
-	text string
-	n    int64 // copies left
-	off  int   // offset in the copy being read
+	unit string // text, repeated to a few kilobytes
+	off  int    // offset in unit of the next byte
+	left int64  // bytes left to stream
+}
+
+func repeat(text string, n int64) *repeatReader {
+	k := max(1, min(n, int64(4096/max(1, len(text)))))
+	return &repeatReader{unit: strings.Repeat(text, int(k)), left: int64(len(text)) * n}
 }
 
 func (r *repeatReader) Read(b []byte) (int, error) {
-	read := 0
-	for read < len(b) && r.n > 0 {
-		k := copy(b[read:], r.text[r.off:])
-		read += k
-		r.off += k
-		if r.off == len(r.text) {
-			r.off = 0
-			r.n--
-		}
-	}
-	if read == 0 && r.n == 0 {
+	if r.left == 0 {
 		return 0, io.EOF
+	}
+	read := 0
+	for read < len(b) && r.left > 0 {
+		k := copy(b[read:min(int64(len(b)), int64(read)+r.left)], r.unit[r.off:])
+		read += k
+		r.left -= int64(k)
+		r.off = (r.off + k) % len(r.unit)
 	}
 	return read, nil
 }
@@ -78,9 +81,9 @@ func TestDecompressionBomb(t *testing.T) {
 	claude := `{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-02-03T10:00:00Z","message":{"role":"user","content":"go"}}` + "\n"
 	const size = 66 << 20
 	bombs := map[string]io.Reader{
-		"gemini.json.zst": io.MultiReader(strings.NewReader(gemini), &repeatReader{text: "x", n: size}, strings.NewReader(`"}]}`)),
-		"gemini.json.gz":  io.MultiReader(strings.NewReader(gemini), &repeatReader{text: "x", n: size}, strings.NewReader(`"}]}`)),
-		"claude.jsonl.gz": io.MultiReader(strings.NewReader(claude), &repeatReader{text: "\n", n: size}),
+		"gemini.json.zst": io.MultiReader(strings.NewReader(gemini), repeat("x", size), strings.NewReader(`"}]}`)),
+		"gemini.json.gz":  io.MultiReader(strings.NewReader(gemini), repeat("x", size), strings.NewReader(`"}]}`)),
+		"claude.jsonl.gz": io.MultiReader(strings.NewReader(claude), repeat("\n", size)),
 	}
 	for name, r := range bombs {
 		writeCompressed(t, filepath.Join(dir, name), r)
