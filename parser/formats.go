@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -136,9 +135,10 @@ func Lookup(name string) *Format {
 	return nil
 }
 
-// Detect returns the first format that accepts head, or nil.
+// Detect returns the first format that accepts head, or nil. A head in
+// UTF-16, after its byte-order mark, is decoded first.
 func Detect(head []byte) *Format {
-	head = bytes.TrimPrefix(head, bom)
+	head = bytes.TrimPrefix(utf16Head(head), bom)
 	for _, f := range formats {
 		if f.Match(head) {
 			return f
@@ -193,7 +193,7 @@ func ParseStream(r io.Reader, name string, f *Format, done func(*Call)) (*Sessio
 }
 
 func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (*Session, error) {
-	br := bufio.NewReaderSize(r, HeadSize)
+	br := UTF8(r)
 	head, err := br.Peek(HeadSize)
 	if len(head) == 0 && err != nil && err != io.EOF {
 		return nil, fmt.Errorf("read %s: %w", name, err)

@@ -395,6 +395,7 @@ func (rd reader) read(src source, stdin io.Reader, part func(result)) result {
 	br := bufReaders.Get().(*bufio.Reader)
 	br.Reset(r)
 	defer func() { br.Reset(nil); bufReaders.Put(br) }()
+	br = parser.UTF8(br) // itself, unless the text is UTF-16
 	if rd.format == nil && analyzer.IsRecord(firstLine(br)) {
 		if !rd.reduce {
 			return result{err: fmt.Errorf("%s: the JSONL output of retrace pairs or bench; only retrace lessons and retrace bench read it", src.name)}
