@@ -4,8 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // A repeatReader streams text n times without holding more than a few
@@ -197,5 +201,176 @@ func BenchmarkBlankLines(b *testing.B) {
 		if _, err := Parse(in, "f", nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// abridgeRawCases are JSON strings whose escapes fall where the head and
+// tail of abridgeRawAt are cut: \n, \u00e9, surrogate pairs, lone
+// surrogates, escaped backslashes and quotes, and raw UTF-8.
+func abridgeRawCases() []string {
+	pieces := []string{`a`, `\n`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\\`, `\\\\`, `\"`, `é`, `😀`, `\\u0041`, `\/`}
+	var out []string
+	for i := range 200 {
+		var b strings.Builder
+		b.WriteByte('"')
+		for j := range 10 + i%37 {
+			b.WriteString(pieces[(i*7+j*j+j/3)%len(pieces)])
+		}
+		b.WriteByte('"')
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// TestAbridgeRaw checks that abridging a long JSON string as it is decoded
+// gives what decoding it whole and then abridging it gives, for every cut
+// of the head and tail, with and without an exit line to drop.
+func TestAbridgeRaw(t *testing.T) {
+	// drop looks at no more than the start of the text, as it must.
+	drop := func(out string) int {
+		if strings.HasPrefix(out, "#\n") {
+			return 2
+		}
+		return 0
+	}
+	for _, raw := range abridgeRawCases() {
+		for _, prefix := range []string{"", `#\n`} {
+			raw := `"` + prefix + raw[1:]
+			for half := 1; half < 12; half++ {
+				text := unquote(raw)
+				text = text[drop(text):]
+				want := abridgeAt(text, half)
+				if got := abridgeRawAt(raw, drop, half, 0); got != want {
+					t.Fatalf("abridgeRawAt(%s, half %d) = %q, want %q", raw, half, got, want)
+				}
+			}
+		}
+	}
+	// At full size, an output of 24 MiB is abridged from its ends.
+	exit := func(out string) int {
+		if strings.HasPrefix(out, "Exit code 2\n") {
+			return len("Exit code 2\n")
+		}
+		return 0
+	}
+	long := `"Exit code 2\n` + strings.Repeat(`ab\ncd\u00e9\ud83d\ude00`, 1<<20) + `"`
+	text := unquote(long)
+	want := abridgeBytes(text[exit(text):])
+	if got := abridgeRaw(long, exit); got != want {
+		t.Errorf("abridgeRaw of a 100 MiB string differs from abridging it decoded")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	abridgeRaw(long, exit)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
+		t.Errorf("abridgeRaw of a %d MiB string allocates %d MiB", len(long)>>20, n>>20)
+	}
+}
+
+// FuzzAbridgeRaw checks abridgeRawAt against decoding whole on any valid
+// JSON string.
+func FuzzAbridgeRaw(f *testing.F) {
+	for _, raw := range abridgeRawCases()[:20] {
+		f.Add(raw, 3)
+	}
+	f.Fuzz(func(t *testing.T, raw string, half int) {
+		if !gjson.Valid(raw) || len(raw) < 2 || raw[0] != '"' || half < 1 || half > 64 {
+			return
+		}
+		want := abridgeAt(unquote(raw), half)
+		if got := abridgeRawAt(raw, func(string) int { return 0 }, half, 0); got != want {
+			t.Errorf("abridgeRawAt(%s, %d) = %q, want %q", raw, half, got, want)
+		}
+	})
+}
+
+// A pausingReader streams r, and after at bytes says so on reached and
+// waits for release.
+type pausingReader struct {
+	r        io.Reader
+	at       int64
+	reached  chan struct{}
+	release  chan struct{}
+	read     int64
+	reported bool
+}
+
+func (p *pausingReader) Read(b []byte) (int, error) {
+	if p.read >= p.at && !p.reported {
+		p.reported = true
+		close(p.reached)
+		<-p.release
+	}
+	if left := p.at - p.read; left > 0 && int64(len(b)) > left {
+		b = b[:left]
+	}
+	n, err := p.r.Read(b)
+	p.read += int64(n)
+	return n, err
+}
+
+// bigTranscript streams a Claude Code transcript whose tool result is
+// size bytes long.
+func bigTranscript(size int64) io.Reader {
+	head := jsonlHeads["claude-code"]
+	return stream(strings.NewReader(head),
+		strings.NewReader(`{"type":"user","uuid":"u3","sessionId":"s1","timestamp":"2026-02-03T10:00:03Z","message":{"content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"Exit code 2\nboom `),
+		repeat("x", size), strings.NewReader(`","is_error":true}]}}`+"\n"))
+}
+
+// TestBigRecordsOneAtATime checks that while one reader holds a record
+// past bigRecord, another waits before taking one too: two workers no
+// longer each hold a record of 256 MiB and its copies. Both are read once
+// the first is done.
+func TestBigRecordsOneAtATime(t *testing.T) {
+	first := &pausingReader{r: bigTranscript(bigRecord + 1<<20), at: bigRecord + 1<<19,
+		reached: make(chan struct{}), release: make(chan struct{})}
+	// The second says when it is read past bigRecord, which it must not
+	// be while the first holds its record.
+	second := &pausingReader{r: bigTranscript(bigRecord + 1<<20), at: bigRecord + 1<<19,
+		reached: make(chan struct{}), release: make(chan struct{})}
+	close(second.release)
+	parse := func(r io.Reader, done chan<- *Session) {
+		s, err := Parse(r, "f", nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- s
+	}
+	firstDone, secondDone := make(chan *Session, 1), make(chan *Session, 1)
+	go parse(first, firstDone)
+	<-first.reached // the first holds a big record, and waits for its input
+	go parse(second, secondDone)
+	select {
+	case <-second.reached:
+		t.Fatal("a second big record was read while the first was held")
+	case <-time.After(2 * time.Second):
+	}
+	close(first.release)
+	for _, done := range []chan *Session{firstDone, secondDone} {
+		s := <-done
+		if s == nil || len(s.Calls) != 1 || s.Calls[0].Exit == nil || *s.Calls[0].Exit != 2 || len(s.Calls[0].Output) > MaxOutput+100 {
+			t.Errorf("the big record was not read as it should be: %+v", s)
+		}
+	}
+}
+
+// TestBigRecordHandOut checks that the calls a big record finishes go to
+// the caller after the record's token is given back: a caller that waits
+// (for the output of an earlier file) must not keep other readers waiting.
+func TestBigRecordHandOut(t *testing.T) {
+	var got int
+	_, err := ParseEach(bigTranscript(bigRecord+1<<20), "f", nil, func(c *Call) {
+		got++
+		select {
+		case b := <-bigRecords:
+			bigRecords <- b
+		default:
+			t.Error("a call was handed out while its record held the token")
+		}
+	})
+	if err != nil || got != 1 {
+		t.Errorf("ParseEach: %v, %d calls", err, got)
 	}
 }

@@ -98,6 +98,7 @@ type claudeDecoder struct {
 	line  string
 	names map[string]string // tool names and the like, kept once
 	done  func(*Call)       // called with each call once its result is read; may be nil
+	ready []*Call           // calls the record read finished, for done once the line is let go
 
 	// With forget, the session keeps no call: byID holds the calls still
 	// waiting for their result, noID those that cannot get one, and calls
@@ -125,7 +126,10 @@ func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (
 		names:  make(map[string]string),
 		forget: forget,
 	}
-	err := forEachLine(r, d.s, d.record)
+	err := forEachLineThen(r, d.s, func(line []byte, n int) {
+		d.record(line, n)
+		d.line = "" // the line's buffer may be let go
+	}, d.handOut)
 	d.line = ""
 	d.finish()
 	if done != nil {
@@ -134,6 +138,17 @@ func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (
 		}
 	}
 	return d.s, err
+}
+
+// handOut calls done with the calls the last record finished, after the
+// line reader let the record go: done may wait for the caller, which a
+// reader holding a big record must not (see bigRecord).
+func (d *claudeDecoder) handOut() {
+	for _, c := range d.ready {
+		d.done(c)
+	}
+	clear(d.ready)
+	d.ready = d.ready[:0]
 }
 
 // unanswered returns the calls that got no result, in order.
@@ -418,7 +433,7 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		}
 		d.result(c, &f, extra, parseTime(rec.get(cfTimestamp).String()))
 		if d.done != nil {
-			d.done(c)
+			d.ready = append(d.ready, c)
 		}
 	}
 	if len(results) == 0 && !rec.get(cfIsMeta).Bool() {
@@ -448,14 +463,28 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 	c.Status = ""
 	c.End = when
 	c.IsError = value(f[1]).Bool()
-	out := blockTextRaw(f[2])
-	if m := exitCodeRE.FindStringSubmatch(out); m != nil {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			c.Exit = &code
-			out = out[len(m[0]):]
+	// The "Exit code N" line the output starts with gives the exit code,
+	// and is dropped.
+	var code *int
+	exit := func(out string) int {
+		code = nil
+		if m := exitCodeRE.FindStringSubmatch(out); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				code = &n
+				return len(m[0])
+			}
 		}
+		return 0
 	}
-	c.Output = d.keep(abridgeBytes(out))
+	if raw := f[2]; len(raw) >= 2 && raw[0] == '"' {
+		c.Output = d.keep(abridgeRaw(raw, exit))
+	} else {
+		out := blockTextRaw(raw)
+		c.Output = d.keep(abridgeBytes(out[exit(out):]))
+	}
+	if code != nil {
+		c.Exit = code
+	}
 	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
 		var e [2]string
 		fields(extra, extraFields, e[:])

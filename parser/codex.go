@@ -141,7 +141,10 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 		items:   make(map[string]*codexCall),
 		msg:     -1,
 	}
-	err := forEachLine(r, d.s, d.record)
+	err := forEachLine(r, d.s, func(line []byte, n int) {
+		d.record(line, n)
+		d.line = "" // the line's buffer may be let go
+	})
 	d.line = ""
 	for _, t := range d.titles {
 		if t != "" {

@@ -68,11 +68,16 @@ func abridge(s string) string {
 // abridgeBytes is abridge without the repair of invalid UTF-8, which Parse
 // does on every session.
 func abridgeBytes(s string) string {
-	if len(s) <= MaxOutput {
+	return abridgeAt(s, MaxOutput/2)
+}
+
+// abridgeAt is abridgeBytes keeping half bytes at each end.
+func abridgeAt(s string, half int) string {
+	if len(s) <= 2*half {
 		return s
 	}
-	head := validPrefix(s[:MaxOutput/2])
-	tail := validSuffix(s[len(s)-MaxOutput/2:])
+	head := validPrefix(s[:half])
+	tail := validSuffix(s[len(s)-half:])
 	omitted := len(s) - len(head) - len(tail)
 	return head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail
 }

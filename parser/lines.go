@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -17,6 +18,29 @@ import (
 // Transcript lines of tens of megabytes (file contents, images) are normal.
 const MaxRecord = 256 << 20
 
+// A record longer than bigRecord, a JSONL line or a JSON document, is read
+// only while its reader holds the one token of bigRecords: however many
+// files are read at once, one such record is in memory at a time, so that
+// the memory of the whole run, not only of one record, is bounded. The
+// token is taken as the record grows past bigRecord and given back once
+// the decoder is done with the record, before any call goes to the
+// caller: a holder waits for nothing but its input.
+//
+// The token carries the buffer big lines are read into, which the next
+// holder reuses rather than grow one anew; it is let go when past
+// maxKeptBig. A line past maxKeptBig grows it at once to MaxRecord rather
+// than through copies that double: memory is taken only as it is written.
+const (
+	bigRecord  = 16 << 20
+	maxKeptBig = 64 << 20
+)
+
+var bigRecords = func() chan []byte {
+	c := make(chan []byte, 1)
+	c <- nil
+	return c
+}()
+
 // errTooLong reports a line longer than MaxRecord.
 var errTooLong = errors.New("line too long")
 
@@ -24,9 +48,11 @@ var errTooLong = errors.New("line too long")
 // Unlike bufio.Scanner it has no small limit on line length.
 type lineReader struct {
 	r    *bufio.Reader
-	buf  []byte
-	line int // 1-based number of the line last returned
+	buf  []byte // for lines up to bigRecord
+	line int    // 1-based number of the line last returned
 	max  int
+	big  []byte // the buffer the token of bigRecords carries, while held
+	held bool   // the line being read holds the token
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -44,46 +70,78 @@ func newLineReader(r io.Reader) *lineReader {
 func (lr *lineReader) next() ([]byte, error) {
 	lr.skipBlank()
 	lr.line++
-	lr.buf = lr.buf[:0]
+	buf := lr.buf[:0]
 	tooLong := false
 	for {
 		frag, err := lr.r.ReadSlice('\n')
 		if !tooLong {
-			if len(lr.buf)+len(frag) > lr.max {
+			need := len(buf) + len(frag)
+			switch {
+			case need > lr.max:
+				// Let the line go at once; the rest of it only passes
+				// through the reader's buffer.
 				tooLong = true
-				lr.buf = lr.buf[:0]
-			} else if err == nil && len(lr.buf) == 0 {
+				buf = lr.buf[:0]
+				lr.letGo()
+			case err == nil && len(buf) == 0:
 				// The whole line fits in the reader's buffer: no copy.
 				return trimEOL(frag), nil
-			} else {
-				if need := len(lr.buf) + len(frag); need > cap(lr.buf) {
-					// Double, rather than append's quarter past 256 kB: a
-					// 50 MB line would otherwise leave a dozen copies.
-					lr.buf = slices.Grow(lr.buf, max(need, 2*cap(lr.buf))-len(lr.buf))
+			default:
+				if need > bigRecord && !lr.held {
+					lr.big = <-bigRecords
+					lr.held = true
+					buf = append(lr.big[:0], buf...)
 				}
-				lr.buf = append(lr.buf, frag...)
+				buf = lr.grow(buf, need)
+				buf = append(buf, frag...)
 			}
+		}
+		if lr.held {
+			lr.big = buf
+		} else {
+			lr.buf = buf
 		}
 		switch {
 		case err == nil:
 			if tooLong {
 				return nil, errTooLong
 			}
-			return trimEOL(lr.buf), nil
+			return trimEOL(buf), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			if tooLong {
 				return nil, errTooLong
 			}
-			if len(lr.buf) == 0 {
+			if len(buf) == 0 {
 				lr.line--
 			}
-			return trimEOL(lr.buf), io.EOF
+			return trimEOL(buf), io.EOF
 		default:
 			return nil, err
 		}
 	}
+}
+
+// grow returns buf with room for need bytes. It doubles, rather than
+// append's quarter past 256 kB (a 50 MB line would otherwise leave a dozen
+// copies), up to bigRecord for a line's own buffer and maxKeptBig for the
+// big one; past that, it takes room for the longest line at once, which
+// the system gives only as it is written.
+func (lr *lineReader) grow(buf []byte, need int) []byte {
+	if need <= cap(buf) {
+		return buf
+	}
+	n := max(need, 2*cap(buf))
+	switch {
+	case need > maxKeptBig:
+		n = max(need, lr.max)
+	case need > bigRecord:
+		n = min(n, maxKeptBig)
+	default:
+		n = min(n, bigRecord)
+	}
+	return slices.Grow(buf, n-len(buf))
 }
 
 // skipBlank passes over the blank lines (of spaces, tabs and carriage
@@ -125,6 +183,27 @@ func (lr *lineReader) skipBlank() {
 	}
 }
 
+// letGo gives back the token of bigRecords, if the line held it, with its
+// buffer unless that is past maxKeptBig.
+func (lr *lineReader) letGo() {
+	if !lr.held {
+		return
+	}
+	big := lr.big[:0]
+	lr.big, lr.held = nil, false
+	if cap(big) > maxKeptBig {
+		big = nil
+		freeBig() // before the next holder takes more
+	}
+	bigRecords <- big
+}
+
+// freeBig gives the memory of a record past maxKeptBig back to the system
+// at once, rather than when the collector comes to it: the next worker's
+// big record would otherwise add to it. Such records are rare, and a
+// collection costs little beside reading one.
+func freeBig() { debug.FreeOSMemory() }
+
 func trimEOL(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	return bytes.TrimSuffix(b, []byte("\r"))
@@ -134,6 +213,13 @@ func trimEOL(b []byte) []byte {
 // A line longer than MaxRecord becomes a SyntaxError in s.Skipped. Only an
 // error reading r stops it early; that error is returned, wrapped with name.
 func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
+	return forEachLineThen(r, s, fn, nil)
+}
+
+// forEachLineThen is forEachLine calling then, when it is not nil, after
+// each line, once the line's memory is let go (see bigRecord): a decoder
+// hands out the calls that line finished there.
+func forEachLineThen(r io.Reader, s *Session, fn func(line []byte, n int), then func()) error {
 	lr := newLineReader(r)
 	if b, ok := lineBufs.Get().(*[]byte); ok {
 		lr.buf = *b
@@ -144,6 +230,7 @@ func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 			lineBufs.Put(&b)
 		}
 	}()
+	defer lr.letGo()
 	for {
 		line, err := lr.next()
 		if errors.Is(err, errTooLong) {
@@ -152,6 +239,10 @@ func forEachLine(r io.Reader, s *Session, fn func(line []byte, n int)) error {
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			fn(line, lr.line)
+		}
+		lr.letGo()
+		if then != nil {
+			then()
 		}
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -228,19 +319,39 @@ func readWhole(r io.Reader) (data []byte, release func(), err error) {
 		b = new(bytes.Buffer)
 	}
 	b.Reset()
+	held, err := readDocument(b, r)
 	release = func() {
 		if b.Cap() <= maxPooledWhole {
 			wholeBufs.Put(b)
+		} else {
+			b = nil
+			freeBig() // before the next holder takes more
 		}
-	}
-	_, err = b.ReadFrom(io.LimitReader(r, int64(maxDocument)+1))
-	if err == nil && b.Len() > maxDocument {
-		err = errDocumentTooLarge()
+		held()
 	}
 	if errors.As(err, new(*LimitError)) {
 		return nil, release, err // not worth reading what came before
 	}
 	return b.Bytes(), release, err
+}
+
+// readDocument reads all of r into b, up to maxDocument bytes: a longer
+// document gives a LimitError. Past bigRecord bytes, it waits for the token
+// of bigRecords; held gives it back, once the decoder is done with the
+// document.
+func readDocument(b *bytes.Buffer, r io.Reader) (held func(), err error) {
+	held = func() {}
+	limit := int64(maxDocument) + 1
+	_, err = b.ReadFrom(io.LimitReader(r, min(limit, bigRecord)))
+	if err == nil && b.Len() == bigRecord && limit > bigRecord {
+		big := <-bigRecords
+		held = func() { bigRecords <- big }
+		_, err = b.ReadFrom(io.LimitReader(r, limit-bigRecord))
+	}
+	if err == nil && b.Len() > maxDocument {
+		err = errDocumentTooLarge()
+	}
+	return held, err
 }
 
 // errDocumentTooLarge reports a document longer than maxDocument; parse

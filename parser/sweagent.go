@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -61,7 +62,8 @@ var sweErrorRE = regexp.MustCompile(`^(?:Your proposed edit has introduced new s
 
 func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "swe-agent", Calls: []*Call{}}
-	data, lines, err := readJSONDoc(r, s)
+	data, lines, release, err := readJSONDoc(r, s)
+	defer release()
 	root := gjson.ParseBytes(data)
 	if !root.IsObject() {
 		if len(s.Skipped) == 0 {
@@ -267,18 +269,19 @@ func commandFields(s string, n int) []string {
 // error; gjson still reads the document up to there. A read error comes
 // back wrapped, with the data read before it; a document longer than
 // maxDocument gives no data and a LimitError, as does a LimitError from r.
-func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(maxDocument)+1))
-	if err == nil && len(data) > maxDocument {
-		err = errDocumentTooLarge()
-	}
+// release gives back the token of bigRecords the document may hold, once
+// the decoder is done with it.
+func readJSONDoc(r io.Reader, s *Session) (data []byte, lines *lineCounter, release func(), err error) {
+	var b bytes.Buffer
+	release, err = readDocument(&b, r)
+	data = b.Bytes()
 	if errors.As(err, new(*LimitError)) {
 		data = nil // not worth reading what came before
 	}
 	if err != nil {
 		err = fmt.Errorf("read %s: %w", s.Path, err)
 	}
-	lines := &lineCounter{data: data, line: 1}
+	lines = &lineCounter{data: data, line: 1}
 	if len(data) > 0 && !gjson.ValidBytes(data) {
 		msg, off := jsonError(data)
 		line := 0
@@ -287,7 +290,7 @@ func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
 		}
 		s.skip(line, msg+"; calls before it are still read")
 	}
-	return data, lines, err
+	return data, lines, release, err
 }
 
 // sortSkipped puts a whole-document decoder's skipped records in input
