@@ -13,8 +13,10 @@ import (
 	"sync"
 )
 
-// MaxRecord is the size of the largest record a decoder reads. Longer JSONL
-// lines are skipped whole, without being held in memory, and reported.
+// MaxRecord is the size of the largest record a decoder reads: a JSONL
+// line, or a whole JSON document. A longer line is skipped and reported,
+// its memory let go as soon as it passes the limit and the rest of it
+// passed over; a longer document is skipped whole, with a LimitError.
 // Transcript lines of tens of megabytes (file contents, images) are normal.
 const MaxRecord = 256 << 20
 
