@@ -374,3 +374,25 @@ func TestBigRecordHandOut(t *testing.T) {
 		t.Errorf("ParseEach: %v, %d calls", err, got)
 	}
 }
+
+// TestTextBlankRun checks that a run of blank lines inside an output of a
+// text transcript costs no more than the output kept of it: 100 MB of
+// blank lines took 5.8 GB, a string for each line.
+func TestTextBlankRun(t *testing.T) {
+	head := "[user]\nList it.\n\n[assistant] [bash] ls\n[output] first\n"
+	in := stream(strings.NewReader(head), repeat("\n", 4<<20), strings.NewReader("last\n\n[user]\nThanks.\n"))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s, err := Parse(in, "f", nil)
+	runtime.ReadMemStats(&after)
+	if err != nil || s.Format != "text:transcript" || len(s.Calls) != 1 {
+		t.Fatalf("Parse = %+v, %v", s, err)
+	}
+	out := s.Calls[0].Output
+	if !strings.HasPrefix(out, "first\n\n") || !strings.HasSuffix(out, "\n\nlast") || len(out) > MaxOutput+100 {
+		t.Errorf("output %q…%q, %d bytes", out[:min(20, len(out))], out[max(0, len(out)-20):], len(out))
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+		t.Errorf("reading 4 MiB of blank lines allocates %d MiB", n>>20)
+	}
+}
