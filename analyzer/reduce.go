@@ -1,11 +1,8 @@
 package analyzer
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -57,27 +54,16 @@ func (ch *Chain) UnmarshalJSON(b []byte) error {
 // ReadJSONL reads records of `retrace pairs` and `retrace bench` JSONL
 // output from r, named name in messages, into one report per session they
 // name, in the order the sessions first appear. A line that is not such a
-// record is skipped and returned as a SyntaxError; only an error reading r
-// stops it early.
-func ReadJSONL(r io.Reader, name string) ([]*SessionReport, []*parser.SyntaxError, error) {
-	var reports []*SessionReport
+// record is skipped: the first parser.MaxSkipped are returned as
+// SyntaxErrors, and the others counted in more. Lines are read as the
+// parser reads JSON Lines, up to parser.MaxRecord long; only an error
+// reading r stops it early.
+func ReadJSONL(r io.Reader, name string) (reports []*SessionReport, skipped []*parser.SyntaxError, more int, err error) {
 	bySession := map[SessionRef]*SessionReport{}
-	var skipped []*parser.SyntaxError
-	br := bufio.NewReader(r)
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			if msg := addRecord(line, bySession, &reports); msg != "" {
-				skipped = append(skipped, &parser.SyntaxError{Pos: parser.Pos{File: name, Line: n}, Msg: msg})
-			}
-		}
-		if err == io.EOF {
-			return reports, skipped, nil
-		}
-		if err != nil {
-			return reports, skipped, fmt.Errorf("read %s: %w", name, err)
-		}
-	}
+	skipped, more, err = parser.EachLine(r, name, func(line []byte, _ int) string {
+		return addRecord(line, bySession, &reports)
+	})
+	return reports, skipped, more, err
 }
 
 // invalidJSON says why json.Valid finds line invalid: its nesting, deeper

@@ -68,7 +68,7 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add(`{"session":{"path":"` + strings.Repeat("[", 20000) + `"}}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
-		reports, skipped, err := ReadJSONL(strings.NewReader(in), "in.jsonl")
+		reports, skipped, more, err := ReadJSONL(strings.NewReader(in), "in.jsonl")
 		if err != nil {
 			t.Fatalf("ReadJSONL: %v", err)
 		}
@@ -78,15 +78,15 @@ func FuzzReadJSONL(f *testing.F) {
 				lines++
 			}
 		}
-		if len(skipped) > lines {
-			t.Fatalf("%d lines skipped of %d", len(skipped), lines)
+		if len(skipped)+more > lines || more > 0 && len(skipped) < 10 {
+			t.Fatalf("%d lines skipped and %d more of %d", len(skipped), more, lines)
 		}
 		for _, e := range skipped {
 			if e.Pos.File != "in.jsonl" || e.Pos.Line < 1 || e.Msg == "" {
 				t.Fatalf("skipped line without its place or reason: %+v", e)
 			}
 		}
-		again, _, _ := ReadJSONL(strings.NewReader(in), "in.jsonl")
+		again, _, _, _ := ReadJSONL(strings.NewReader(in), "in.jsonl")
 		if !reflect.DeepEqual(reports, again) {
 			t.Fatal("ReadJSONL is not deterministic")
 		}

@@ -71,7 +71,7 @@ func (sum *Summary) Add(sr *SessionReport) {
 	s := sr.Session
 	ss.Path, ss.Format, ss.ID, ss.Title, ss.Notes = s.Path, s.Format, s.ID, s.Title, s.Notes
 	ss.Calls += len(s.Calls)
-	ss.SkippedLines += len(s.Skipped)
+	ss.SkippedLines += s.SkippedCount()
 	for _, f := range sr.Failures {
 		t.ByCategory[f.Category]++
 		switch {

@@ -376,7 +376,7 @@ func (d *claudeDecoder) handOn(b *claudeBackground) {
 	b.c, b.head, b.body, b.tail = nil, "", "", ""
 	d.waiting = slices.DeleteFunc(d.waiting, func(w *claudeBackground) bool { return w == b })
 	if d.done != nil {
-		d.done(c)
+		d.ready = append(d.ready, c) // handed out once the record is let go
 	}
 }
 

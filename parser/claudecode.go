@@ -98,6 +98,7 @@ type claudeDecoder struct {
 	line  string
 	names map[string]string // tool names and the like, kept once
 	done  func(*Call)       // called with each call once its result is read; may be nil
+	ready []*Call           // calls the record read finished, for done once the line is let go
 
 	// With forget, the session keeps no call: byID holds the calls still
 	// waiting for their result, noID those that cannot get one, and calls
@@ -133,15 +134,30 @@ func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (
 		names:  make(map[string]string),
 		forget: forget,
 	}
-	err := forEachLine(r, d.s, d.record)
+	err := forEachLineThen(r, d.s, func(line []byte, n int) {
+		d.record(line, n)
+		d.line = "" // the line's buffer may be let go
+	}, d.handOut)
 	d.line = ""
 	d.finish()
 	if done != nil {
+		d.handOut()
 		for _, c := range d.unanswered() {
 			done(c)
 		}
 	}
 	return d.s, err
+}
+
+// handOut calls done with the calls the last record finished, after the
+// line reader let the record go: done may wait for the caller, which a
+// reader holding a big record must not (see bigRecord).
+func (d *claudeDecoder) handOut() {
+	for _, c := range d.ready {
+		d.done(c)
+	}
+	clear(d.ready)
+	d.ready = d.ready[:0]
 }
 
 // unanswered returns the calls that got no result and the background
@@ -253,8 +269,7 @@ func (d *claudeDecoder) record(line []byte, n int) {
 	var inner [cfCount]*fieldSet
 	inner[cfMessage] = &fieldSet{names: messageFields, vals: rec.msg[:]}
 	if !validFields(d.line, &fieldSet{names: claudeFields, vals: rec.top[:], inner: inner[:]}) {
-		msg, _ := jsonError(line)
-		d.s.skip(n, msg)
+		d.s.skipInvalid(n, line)
 		return
 	}
 	if d.line[skipSpace(d.line, 0)] != '{' {
@@ -468,7 +483,7 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 			d.readBack(bg, c, &f, extra)
 		}
 		if d.done != nil && !held {
-			d.done(c)
+			d.ready = append(d.ready, c)
 		}
 	}
 	if len(results) == 0 && !rec.get(cfIsMeta).Bool() {
@@ -499,14 +514,28 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 	c.Status = ""
 	c.End = when
 	c.IsError = value(f[1]).Bool()
-	out := blockTextRaw(f[2])
-	if m := exitCodeRE.FindStringSubmatch(out); m != nil {
-		if code, err := strconv.Atoi(m[1]); err == nil {
-			c.Exit = &code
-			out = out[len(m[0]):]
+	// The "Exit code N" line the output starts with gives the exit code,
+	// and is dropped.
+	var code *int
+	exit := func(out string) int {
+		code = nil
+		if m := exitCodeRE.FindStringSubmatch(out); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				code = &n
+				return len(m[0])
+			}
 		}
+		return 0
 	}
-	c.Output = d.keep(abridgeBytes(out))
+	if raw := f[2]; len(raw) >= 2 && raw[0] == '"' {
+		c.Output = d.keep(abridgeRaw(raw, exit))
+	} else {
+		out := blockTextRaw(raw)
+		c.Output = d.keep(abridgeBytes(out[exit(out):]))
+	}
+	if code != nil {
+		c.Exit = code
+	}
 	var e [4]string
 	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
 		fields(extra, extraFields, e[:])
@@ -518,7 +547,7 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 	if c.Kind != Shell || c.IsError || c.Status != "" {
 		return false
 	}
-	return d.startBackground(c, out, value(e[2]).String(), value(e[3]).Bool())
+	return d.startBackground(c, c.Output, value(e[2]).String(), value(e[3]).Bool())
 }
 
 // finish settles the title and notes unreadable timestamps. Calls that

@@ -143,7 +143,10 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 		items:   make(map[string]*codexCall),
 		msg:     -1,
 	}
-	err := forEachLine(r, d.s, d.record)
+	err := forEachLine(r, d.s, func(line []byte, n int) {
+		d.record(line, n)
+		d.line = "" // the line's buffer may be let go
+	})
 	d.line = ""
 	for _, t := range d.titles {
 		if t != "" {
@@ -230,8 +233,7 @@ func (d *codexDecoder) record(line []byte, n int) {
 	inner[cxPayload] = &fieldSet{names: codexNames, vals: rec.payload[:]}
 	inner[cxItem] = &fieldSet{names: codexNames, vals: rec.item[:]}
 	if !validFields(d.line, &fieldSet{names: codexNames, vals: rec.top[:], inner: inner[:]}) {
-		msg, _ := jsonError(line)
-		d.s.skip(n, msg)
+		d.s.skipInvalid(n, line)
 		return
 	}
 	if d.line[skipSpace(d.line, 0)] != '{' {

@@ -55,3 +55,13 @@ func jsonError(data []byte) (msg string, offset int64) {
 	}
 	return "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: "), -1
 }
+
+// A LimitError reports an input that passed one of the limits on what is
+// read (the size of a document, the growth of compressed data): the input
+// is skipped, and not read further.
+type LimitError struct {
+	Name string // the input's name
+	Msg  string // which limit it passed
+}
+
+func (e *LimitError) Error() string { return e.Name + ": " + e.Msg + "; skipped" }

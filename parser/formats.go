@@ -1,8 +1,8 @@
 package parser
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -135,9 +135,10 @@ func Lookup(name string) *Format {
 	return nil
 }
 
-// Detect returns the first format that accepts head, or nil.
+// Detect returns the first format that accepts head, or nil. A head in
+// UTF-16, after its byte-order mark, is decoded first.
 func Detect(head []byte) *Format {
-	head = bytes.TrimPrefix(head, bom)
+	head = bytes.TrimPrefix(utf16Head(head), bom)
 	for _, f := range formats {
 		if f.Match(head) {
 			return f
@@ -192,7 +193,7 @@ func ParseStream(r io.Reader, name string, f *Format, done func(*Call)) (*Sessio
 }
 
 func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (*Session, error) {
-	br := bufio.NewReaderSize(r, HeadSize)
+	br := UTF8(r)
 	head, err := br.Peek(HeadSize)
 	if len(head) == 0 && err != nil && err != io.EOF {
 		return nil, fmt.Errorf("read %s: %w", name, err)
@@ -221,6 +222,9 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 			c.toValidUTF8()
 			done(c)
 		}, forget)
+		if le := limitError(err, name); le != nil {
+			return nil, le
+		}
 		if s != nil {
 			s.toValidUTF8Fields()
 		}
@@ -229,6 +233,9 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 	s, err := f.Decode(br, name)
 	if s == nil {
 		return s, err
+	}
+	if le := limitError(err, name); le != nil {
+		return nil, le
 	}
 	if !f.owned {
 		s.detach()
@@ -240,4 +247,17 @@ func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (
 		}
 	}
 	return s, err
+}
+
+// limitError returns the LimitError err holds, named name, or nil: an
+// input past a limit is skipped, and what was read of it let go.
+func limitError(err error, name string) *LimitError {
+	var le *LimitError
+	if !errors.As(err, &le) {
+		return nil
+	}
+	if le.Name == "" {
+		le.Name = name
+	}
+	return le
 }

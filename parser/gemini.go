@@ -641,8 +641,7 @@ var geminiRecordFields = []string{"$rewindTo", "id", "$set", "sessionId", "proje
 
 func (d *geminiLog) record(line []byte, n int) {
 	if !validJSON(line) {
-		msg, _ := jsonError(line)
-		d.s.skip(n, msg)
+		d.s.skipInvalid(n, line)
 		return
 	}
 	rec := string(line)

@@ -75,11 +75,16 @@ func abridge(s string) string {
 // abridgeBytes is abridge without the repair of invalid UTF-8, which Parse
 // does on every session.
 func abridgeBytes(s string) string {
-	if len(s) <= MaxOutput {
+	return abridgeAt(s, MaxOutput/2)
+}
+
+// abridgeAt is abridgeBytes keeping half bytes at each end.
+func abridgeAt(s string, half int) string {
+	if len(s) <= 2*half {
 		return s
 	}
-	head := validPrefix(s[:headEnd(s, MaxOutput/2)])
-	tail := validSuffix(s[tailStart(s, len(s)-MaxOutput/2):])
+	head := validPrefix(s[:headEnd(s, half)])
+	tail := validSuffix(s[tailStart(s, len(s)-half):])
 	omitted := len(s) - len(head) - len(tail)
 	return head + "\n[… " + strconv.Itoa(omitted) + " bytes omitted …]\n" + tail
 }
@@ -88,12 +93,13 @@ func abridgeBytes(s string) string {
 // after the last line break in the cutWindow bytes before n, else after the
 // last space or punctuation there, else n.
 func headEnd(s string, n int) int {
-	w := s[n-cutWindow : n]
+	from := max(0, n-cutWindow)
+	w := s[from:n]
 	if i := strings.LastIndexByte(w, '\n'); i >= 0 {
-		return n - cutWindow + i + 1
+		return from + i + 1
 	}
 	if i := strings.LastIndexAny(w, wordEnds); i >= 0 {
-		return n - cutWindow + i + 1
+		return from + i + 1
 	}
 	return n
 }
@@ -105,7 +111,7 @@ func headEnd(s string, n int) int {
 // punctuation, else n. A value whose flag or name was cut off before it
 // ("--password| hunter2") would show without what says it is a secret.
 func tailStart(s string, n int) int {
-	w := s[n : n+cutWindow]
+	w := s[n:min(len(s), n+cutWindow)]
 	if i := strings.IndexByte(w, '\n'); i >= 0 {
 		return n + i + 1
 	}

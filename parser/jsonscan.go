@@ -2,6 +2,7 @@ package parser
 
 import (
 	"math/bits"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -642,6 +643,128 @@ func unquoteBody(body string) string {
 	}
 	b = append(b, body...)
 	return bytesString(b)
+}
+
+// longString is the length of a JSON string past which abridgeRaw decodes
+// only its ends.
+const longString = 8 * MaxOutput
+
+// abridgeRaw returns abridgeBytes of the text of raw, a valid JSON string,
+// less its first drop(text) bytes, where drop looks no further than the
+// start of the text (an exit code line). A string longer than longString
+// is decoded at its ends only: a 250 MiB output no longer takes a copy of
+// 250 MiB to keep 64 KiB.
+func abridgeRaw(raw string, drop func(text string) int) string {
+	return abridgeRawAt(raw, drop, MaxOutput/2, longString)
+}
+
+// abridgeRawAt is abridgeRaw keeping half bytes at each end, decoding only
+// the ends of strings longer than long.
+func abridgeRawAt(raw string, drop func(text string) int, half, long int) string {
+	body := raw[1 : len(raw)-1]
+	whole := func() string {
+		text := unquoteBody(body)
+		return abridgeAt(text[drop(text):], half)
+	}
+	if len(body) <= long {
+		return whole()
+	}
+	// An escape decodes to at least a sixth of its length: the head holds
+	// half bytes past a drop of up to half, and the tail half bytes.
+	head := unquoteBody(body[:escapeCut(body, min(len(body), 12*half))])
+	k := drop(head)
+	n := unquotedLen(body)
+	if k > half || len(head) < k+half || n-k <= 2*half {
+		return whole()
+	}
+	tail := unquoteBody(body[escapeCut(body, max(0, len(body)-6*half)):])
+	// Cut where abridgeAt cuts: between lines, else between clauses.
+	hs, ts := head[k:k+half], tail[len(tail)-half:]
+	h := validPrefix(hs[:headEnd(hs, half)])
+	t := validSuffix(ts[tailStart(ts, 0):])
+	return h + "\n[… " + strconv.Itoa(n-k-len(h)-len(t)) + " bytes omitted …]\n" + t
+}
+
+// unquotedLen returns the length of unquoteBody(body) without making it.
+func unquotedLen(body string) int {
+	n := 0
+	for {
+		i := strings.IndexByte(body, '\\')
+		if i < 0 {
+			return n + len(body)
+		}
+		n += i
+		c := body[i+1]
+		body = body[i+2:]
+		if c != 'u' {
+			n++
+			continue
+		}
+		r := hex4(body)
+		body = body[4:]
+		if 0xD800 <= r && r < 0xDC00 && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
+			if r2 := hex4(body[2:]); 0xDC00 <= r2 && r2 < 0xE000 {
+				r = utf16.DecodeRune(r, r2)
+				body = body[6:]
+			}
+		}
+		if utf16.IsSurrogate(r) {
+			r = utf8.RuneError
+		}
+		n += utf8.RuneLen(r)
+	}
+}
+
+// escapeCut returns the last position at or before p in body, the text
+// of a valid JSON string, that no escape and no surrogate pair of escapes
+// spans: the text of body[:q] and body[q:] is then a prefix and a suffix
+// of the text of body.
+func escapeCut(body string, p int) int {
+	if p >= len(body) {
+		return len(body)
+	}
+	// An escape spanning p starts at most five bytes before it, and the
+	// nearest backslash before p tells: an escape's first or second byte.
+	for e := p - 1; e >= max(0, p-5); e-- {
+		if body[e] == '\\' {
+			if escapeStart(body, e) && e+escapeLen(body, e) > p {
+				p = e
+			}
+			break
+		}
+	}
+	if p >= 6 && surrogateEscape(body, p, 0xDC00) && surrogateEscape(body, p-6, 0xD800) {
+		p -= 6 // the low half of a pair
+	}
+	return p
+}
+
+// escapeStart reports whether the backslash at e starts an escape: it
+// follows an even number of backslashes.
+func escapeStart(body string, e int) bool {
+	k := 0
+	for e-k > 0 && body[e-k-1] == '\\' {
+		k++
+	}
+	return k%2 == 0
+}
+
+// escapeLen returns the length of the escape starting at e.
+func escapeLen(body string, e int) int {
+	if body[e+1] == 'u' {
+		return 6
+	}
+	return 2
+}
+
+// surrogateEscape reports whether an escape of a surrogate between lo and
+// lo+0x400 starts at e.
+func surrogateEscape(body string, e int, lo rune) bool {
+	if e+6 > len(body) || body[e] != '\\' || body[e+1] != 'u' || !escapeStart(body, e) {
+		return false
+	}
+	r := hex4(body[e+2:])
+	return lo <= r && r < lo+0x400
 }
 
 // hex4 reads four hexadecimal digits.

@@ -67,7 +67,8 @@ type miniDecoder struct {
 
 func decodeMiniSWEAgent(r io.Reader, name string) (*Session, error) {
 	d := &miniDecoder{s: &Session{Path: name, Format: "mini-swe-agent", Calls: []*Call{}}}
-	data, lines, err := readJSONDoc(r, d.s)
+	data, lines, release, err := readJSONDoc(r, d.s)
+	defer release()
 	d.lines = lines
 	root := gjson.ParseBytes(data)
 	if !root.IsObject() {

@@ -20,10 +20,19 @@ type Session struct {
 	End    time.Time `json:"end,omitzero"`    // time of the last record; zero when unknown
 	Calls  []*Call   `json:"calls"`           // tool calls in the order the agent made them
 	Notes  []string  `json:"notes,omitempty"` // limits of the transcript the reader should know
-	// Skipped lists the records that could not be read, in input order.
-	// The rest of the session was read without them.
-	Skipped []*SyntaxError `json:"skipped,omitempty"`
+	// Skipped lists the first MaxSkipped records that could not be read,
+	// in input order, and MoreSkipped counts the others, so that a file of
+	// millions of broken lines costs no more than one of ten. The rest of
+	// the session was read without them.
+	Skipped     []*SyntaxError `json:"skipped,omitempty"`
+	MoreSkipped int            `json:"more_skipped,omitzero"`
 }
+
+// MaxSkipped is the number of skipped records a session lists.
+const MaxSkipped = 10
+
+// SkippedCount returns the number of records skipped, listed or not.
+func (s *Session) SkippedCount() int { return len(s.Skipped) + s.MoreSkipped }
 
 // Messages returns the number of conversation messages the session holds:
 // one more than the highest message index of any call, or 0 with no calls.

@@ -58,7 +58,8 @@ func matchOpenAIMessages(head []byte) bool {
 
 func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "openai-messages", Calls: []*Call{}}
-	data, lines, err := readJSONDoc(r, s)
+	data, lines, release, err := readJSONDoc(r, s)
+	defer release()
 	root := gjson.ParseBytes(data)
 	msgs := root
 	if root.IsObject() {

@@ -2,7 +2,9 @@ package parser
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -11,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver, in pure Go
+	"modernc.org/sqlite" // the "sqlite" driver, in pure Go
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Since v1.2 opencode keeps its sessions in the SQLite database opencode.db
@@ -36,6 +39,21 @@ import (
 // marks in the -shm index then, and creates that file if it is missing, but
 // writes neither the database nor the -wal file, and a read-only connection
 // neither checkpoints nor removes the -wal file when it closes.
+//
+// A database file can be crafted to make a reader work without end: a
+// recursive view named message, a virtual table, a column computed as it is
+// read (a printf of 500 MB per row). Only tables are read, and only their
+// stored columns; no value may be longer than maxDocument
+// (SQLITE_LIMIT_LENGTH); and the whole read may take no longer than
+// opencodeDBTime allows for the file's size, after which SQLite is
+// interrupted. A database that passes a limit is named with it, and the
+// sessions not read by then are left out.
+
+// opencodeDBTime returns how long reading a database of size bytes (with
+// its -wal file) may take.
+var opencodeDBTime = func(size int64) time.Duration {
+	return time.Minute + time.Duration(size>>20)*time.Second
+}
 
 // sqliteHeader starts every SQLite 3 database file.
 const sqliteHeader = "SQLite format 3\x00"
@@ -78,10 +96,17 @@ func IsOpencodeDB(path string) bool {
 type opencodeDB struct {
 	path     string
 	db       *sql.DB
+	conn     *sql.Conn
 	tx       *sql.Tx         // one read transaction: one snapshot
 	parts    *sql.Stmt       // the parts of a message
 	msgOrder string          // ORDER BY clause of the messages
 	session  map[string]bool // columns of the session table
+
+	ctx    context.Context // ends when the time to read the database is up
+	cancel context.CancelFunc
+	size   int64         // of the database and its -wal file
+	time   time.Duration // the time it may be read for
+	failed *LimitError   // the limit the read passed, after which nothing is read
 }
 
 // openOpencodeDB opens the database file path and checks that it has the
@@ -92,17 +117,26 @@ func openOpencodeDB(path string) (*opencodeDB, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	d := &opencodeDB{path: path, db: db}
+	d := &opencodeDB{path: path, db: db, size: fileSize(path) + fileSize(path+"-wal")}
+	d.time = opencodeDBTime(d.size)
+	d.ctx, d.cancel = context.WithTimeout(context.Background(), d.time)
 	if err := d.open(); err != nil {
+		err = d.readError(err)
 		d.close()
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	return d, nil
 }
 
 func (d *opencodeDB) open() error {
 	var err error
-	if d.tx, err = d.db.Begin(); err != nil {
+	if d.conn, err = d.db.Conn(d.ctx); err != nil {
+		return err
+	}
+	if _, err := sqlite.Limit(d.conn, sqlite3.SQLITE_LIMIT_LENGTH, maxDocument); err != nil {
+		return err
+	}
+	if d.tx, err = d.conn.BeginTx(d.ctx, nil); err != nil {
 		return err
 	}
 	if d.session, err = d.columns("session", "id"); err != nil {
@@ -119,7 +153,7 @@ func (d *opencodeDB) open() error {
 	if _, err := d.columns("part", "id", "message_id", "data"); err != nil {
 		return err
 	}
-	d.parts, err = d.tx.Prepare("SELECT id, data FROM part WHERE message_id = ? ORDER BY id")
+	d.parts, err = d.tx.PrepareContext(d.ctx, "SELECT id, data FROM part WHERE message_id = ? ORDER BY id")
 	return err
 }
 
@@ -127,7 +161,48 @@ func (d *opencodeDB) close() {
 	if d.tx != nil {
 		d.tx.Rollback()
 	}
+	if d.conn != nil {
+		d.conn.Close()
+	}
 	d.db.Close()
+	d.cancel()
+}
+
+// limited returns the LimitError that err stands for, when the read passed
+// the time limit or a value the length limit, and err otherwise. The first
+// limit passed is the database's for good: nothing more is read.
+func (d *opencodeDB) limited(err error) error {
+	if err == nil || d.failed != nil {
+		return cmpOr(d.failed, err)
+	}
+	var se *sqlite.Error
+	switch {
+	case d.ctx.Err() != nil:
+		d.failed = &LimitError{Name: d.path,
+			Msg: fmt.Sprintf("read for longer than %v, the limit for a database of %s", d.time, sizeText(d.size))}
+	case errors.As(err, &se) && se.Code() == sqlite3.SQLITE_TOOBIG:
+		d.failed = &LimitError{Name: d.path, Msg: "a value larger than " + sizeText(int64(maxDocument)) + ", the limit on one record"}
+	default:
+		return err
+	}
+	return d.failed
+}
+
+// cmpOr returns le when it is set, else err.
+func cmpOr(le *LimitError, err error) error {
+	if le != nil {
+		return le
+	}
+	return err
+}
+
+// fileSize returns the size of file name, or 0 when it cannot be known.
+func fileSize(name string) int64 {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // opencodeDSN returns the name to open the database file path with: a
@@ -157,9 +232,26 @@ func exists(name string) bool {
 }
 
 // columns returns the columns of table, and an error naming what is missing
-// when the table or one of the needed columns is.
+// when the table or one of the needed columns is. The table must be a table
+// SQLite stores: a view, a virtual table or a column computed as it is read
+// could make the read take any time and memory.
 func (d *opencodeDB) columns(table string, need ...string) (map[string]bool, error) {
-	rows, err := d.tx.Query("SELECT name FROM pragma_table_info(?)", table)
+	var typ, text string
+	err := d.tx.QueryRowContext(d.ctx, `SELECT type, coalesce(sql, '') FROM sqlite_schema
+		WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')`, table).Scan(&typ, &text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, fmt.Errorf("no table %q: not an opencode database, or of a version this reader does not know", table)
+	case err != nil:
+		return nil, err
+	case typ == "view":
+		return nil, fmt.Errorf("%q is a view, not a table; only tables are read", table)
+	case strings.HasPrefix(strings.ToUpper(strings.Join(strings.Fields(text), " ")), "CREATE VIRTUAL TABLE"):
+		return nil, fmt.Errorf("%q is a virtual table; only tables are read", table)
+	}
+	// hidden is 2 for a column computed as it is read, 3 for one computed
+	// as it is written and stored.
+	rows, err := d.tx.QueryContext(d.ctx, "SELECT name, hidden FROM pragma_table_xinfo(?)", table)
 	if err != nil {
 		return nil, err
 	}
@@ -167,16 +259,17 @@ func (d *opencodeDB) columns(table string, need ...string) (map[string]bool, err
 	cols := make(map[string]bool)
 	for rows.Next() {
 		var name string
-		if err := rows.Scan(&name); err != nil {
+		var hidden int
+		if err := rows.Scan(&name, &hidden); err != nil {
 			return nil, err
+		}
+		if hidden == 2 {
+			return nil, fmt.Errorf("table %q computes its column %q as it is read; only stored columns are read", table, name)
 		}
 		cols[name] = true
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
-	}
-	if len(cols) == 0 {
-		return nil, fmt.Errorf("no table %q: not an opencode database, or of a version this reader does not know", table)
 	}
 	for _, c := range need {
 		if !cols[c] {
@@ -194,10 +287,10 @@ func (d *opencodeDB) sessions(dir string) ([]*opencodeCopy, error) {
 		}
 		return "NULL"
 	}
-	rows, err := d.tx.Query(fmt.Sprintf("SELECT id, %s, %s, %s, %s, %s, %s FROM session",
+	rows, err := d.tx.QueryContext(d.ctx, fmt.Sprintf("SELECT id, %s, %s, %s, %s, %s, %s FROM session",
 		col("parent_id"), col("directory"), col("title"), col("version"), col("time_created"), col("time_updated")))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", d.path, err)
+		return nil, d.readError(err)
 	}
 	defer rows.Close()
 	var copies []*opencodeCopy
@@ -206,7 +299,7 @@ func (d *opencodeDB) sessions(dir string) ([]*opencodeCopy, error) {
 		var parent, directory, title, version sql.NullString
 		var created, updated sql.NullInt64
 		if err := rows.Scan(&id, &parent, &directory, &title, &version, &created, &updated); err != nil {
-			return copies, fmt.Errorf("read %s: %w", d.path, err)
+			return copies, d.readError(err)
 		}
 		s := newOpencodeSession(dir, id)
 		s.Title, s.Cwd, s.Agent = title.String, directory.String, version.String
@@ -214,33 +307,57 @@ func (d *opencodeDB) sessions(dir string) ([]*opencodeCopy, error) {
 		copies = append(copies, &opencodeCopy{s: s, updated: updated.Int64, parent: parent.String, read: d.read})
 	}
 	if err := rows.Err(); err != nil {
-		return copies, fmt.Errorf("read %s: %w", d.path, err)
+		return copies, d.readError(err)
 	}
 	return copies, nil
 }
 
+// readError words an error reading the database: the limit it stands for,
+// or the error with the file's name.
+func (d *opencodeDB) readError(err error) error {
+	if le := d.limited(err); le != err {
+		return le
+	}
+	return fmt.Errorf("read %s: %w", d.path, err)
+}
+
 // read adds the calls of session s to it.
 func (d *opencodeDB) read(s *Session) error {
+	if d.failed != nil {
+		return d.failed
+	}
+	err := d.readSession(s)
+	if le := d.limited(err); le != err {
+		return le
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
+	}
+	return nil
+}
+
+// readSession is read, with errors unworded.
+func (d *opencodeDB) readSession(s *Session) error {
 	type message struct {
 		id   string
 		data []byte
 	}
 	var msgs []message
-	rows, err := d.tx.Query("SELECT id, data FROM message WHERE session_id = ? ORDER BY "+d.msgOrder, s.ID)
+	rows, err := d.tx.QueryContext(d.ctx, "SELECT id, data FROM message WHERE session_id = ? ORDER BY "+d.msgOrder, s.ID)
 	if err != nil {
-		return fmt.Errorf("%s: %w", d.path, err)
+		return err
 	}
 	for rows.Next() {
 		var m message
 		if err := rows.Scan(&m.id, &m.data); err != nil {
 			rows.Close()
-			return fmt.Errorf("%s: %w", d.path, err)
+			return err
 		}
 		msgs = append(msgs, m)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%s: %w", d.path, err)
+		return err
 	}
 
 	old := 0
@@ -260,26 +377,23 @@ func (d *opencodeDB) read(s *Session) error {
 
 // readParts reads the parts of message id into m.
 func (d *opencodeDB) readParts(s *Session, m *opencodeMessage, id string) error {
-	rows, err := d.parts.Query(id)
+	rows, err := d.parts.QueryContext(d.ctx, id)
 	if err != nil {
-		return fmt.Errorf("%s: %w", d.path, err)
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
 		var data []byte
 		if err := rows.Scan(&id, &data); err != nil {
-			return fmt.Errorf("%s: %w", d.path, err)
+			return err
 		}
 		pos := Pos{File: d.path + "#part/" + id}
 		if p, ok := jsonObject(s, pos.File, data, false); ok {
 			m.part(p.Raw, pos)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%s: %w", d.path, err)
-	}
-	return nil
+	return rows.Err()
 }
 
 // unixMillis returns the time ms milliseconds after the epoch, in UTC; zero

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -130,6 +131,7 @@ func ReadOpencodeData(dir string) ([]*Session, error) {
 		}
 	}
 	sessions := make([]*Session, 0, len(ids))
+	var limits []*LimitError
 	for _, id := range ids {
 		c := best[id]
 		if c.parent != "" {
@@ -139,7 +141,17 @@ func ReadOpencodeData(dir string) ([]*Session, error) {
 			}
 			c.s.Notes = append(c.s.Notes, note)
 		}
-		if err := c.read(c.s); err != nil {
+		err := c.read(c.s)
+		if le := (*LimitError)(nil); errors.As(err, &le) {
+			// A database past a limit is read no further: it is named
+			// once, and its sessions not read are left out.
+			if !slices.Contains(limits, le) {
+				limits = append(limits, le)
+				errs = append(errs, le)
+			}
+			continue
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("read opencode session %s: %w", id, err))
 		}
 		sessions = append(sessions, c.s)
@@ -378,12 +390,12 @@ func readOpencodeFiles(s *Session, msgDir string, partDir func(string) string) e
 		}
 		for _, id := range parts {
 			name := filepath.Join(folder, id+".json")
-			data, err := os.ReadFile(name)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // deleted since the folder was listed
-			}
+			data, err := readRecordFile(s, name)
 			if err != nil {
 				return err
+			}
+			if data == nil {
+				continue
 			}
 			if p, ok := jsonObject(s, name, data, true); ok {
 				// The line where the object starts: 1 unless blank lines precede it.
@@ -442,15 +454,57 @@ func jsonIDs(dir string) ([]string, error) {
 // that is not a JSON object, gives an empty result; the latter is recorded in
 // s.Skipped. Other errors are returned.
 func readJSONFile(s *Session, name string) (gjson.Result, error) {
-	data, err := os.ReadFile(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return gjson.Result{}, nil
-	}
-	if err != nil {
+	data, err := readRecordFile(s, name)
+	if data == nil {
 		return gjson.Result{}, err
 	}
 	v, _ := jsonObject(s, name, data, true)
 	return v, nil
+}
+
+// readRecordFile reads file name, which holds one record of a data
+// folder. A file that is missing gives nil; one that is not a regular file
+// (a named pipe would block the read, a link to a device never end it) or
+// is larger than maxDocument gives nil too, and is recorded in s.Skipped.
+// Other errors are returned.
+func readRecordFile(s *Session, name string) ([]byte, error) {
+	fi, err := os.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // deleted since its folder was listed
+	}
+	if err != nil {
+		return nil, err
+	}
+	tooLarge := func() {
+		s.skipAt(Pos{File: name}, func() string {
+			return "larger than " + sizeText(int64(maxDocument)) + ", the limit on one record"
+		})
+	}
+	switch {
+	case !fi.Mode().IsRegular():
+		s.skipAt(Pos{File: name}, func() string { return "not a regular file" })
+		return nil, nil
+	case fi.Size() > int64(maxDocument):
+		tooLarge()
+		return nil, nil
+	}
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(maxDocument)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxDocument { // it grew since
+		tooLarge()
+		return nil, nil
+	}
+	return data, nil
 }
 
 // jsonObject parses data, a file's content or a row's, as one JSON object.
@@ -464,14 +518,17 @@ func jsonObject(s *Session, name string, data []byte, lines bool) (gjson.Result,
 			end := len(bytes.TrimRight(data, " \t\r\n"))
 			line = (&lineCounter{data: data, line: 1}).at(min(int(off), end))
 		}
-		s.Skipped = append(s.Skipped, &SyntaxError{Pos: Pos{File: name, Line: line}, Msg: msg})
+		s.skipAt(Pos{File: name, Line: line}, func() string { return msg })
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		skip(0, "empty record: expected a JSON object")
 		return gjson.Result{}, false
 	}
 	if !validJSON(data) {
-		msg, off := jsonError(data)
+		msg, off := "", int64(0)
+		if s.listsSkipped() { // else why is not said
+			msg, off = jsonError(data)
+		}
 		skip(off, msg)
 		return gjson.Result{}, false
 	}

@@ -433,7 +433,7 @@ func TestOpencodeStoreDamage(t *testing.T) {
 			part: strings.Replace(tool, `"false"`, `"false", "x": `+strings.Repeat("[", maxNesting)+strings.Repeat("]", maxNesting), 1)}, 0,
 			[]string{"storage/part/msg_1/prt_1.json:1: invalid JSON: nested more than 10000 levels deep"}, ""},
 		{"unreadable part", map[string]string{ses: `{}`, msg: `{}`, "storage/part/msg_1/prt_0.json": tool, part: "->prt_1.json"}, 1,
-			nil, "read opencode session ses_1: open storage/part/msg_1/prt_1.json: too many levels of symbolic links"},
+			nil, "read opencode session ses_1: stat storage/part/msg_1/prt_1.json: too many levels of symbolic links"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

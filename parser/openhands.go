@@ -87,7 +87,8 @@ func decodeOpenHands(r io.Reader, name string) (*Session, error) {
 		byEvent:  make(map[int64]*Call),
 		byCallID: make(map[string]*Call),
 	}
-	data, lines, err := readJSONDoc(r, d.s)
+	data, lines, release, err := readJSONDoc(r, d.s)
+	defer release()
 	d.lines = lines
 	root := gjson.ParseBytes(data)
 	switch {

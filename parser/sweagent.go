@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -60,7 +62,8 @@ var sweErrorRE = regexp.MustCompile(`^(?:Your proposed edit has introduced new s
 
 func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "swe-agent", Calls: []*Call{}}
-	data, lines, err := readJSONDoc(r, s)
+	data, lines, release, err := readJSONDoc(r, s)
+	defer release()
 	root := gjson.ParseBytes(data)
 	if !root.IsObject() {
 		if len(s.Skipped) == 0 {
@@ -264,13 +267,21 @@ func commandFields(s string, n int) []string {
 // readJSONDoc reads a whole JSON document. Invalid JSON, such as a file cut
 // off while it was written, is reported in s.Skipped at the line of the
 // error; gjson still reads the document up to there. A read error comes
-// back wrapped, with the data read before it.
-func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
-	data, err := io.ReadAll(r)
+// back wrapped, with the data read before it; a document longer than
+// maxDocument gives no data and a LimitError, as does a LimitError from r.
+// release gives back the token of bigRecords the document may hold, once
+// the decoder is done with it.
+func readJSONDoc(r io.Reader, s *Session) (data []byte, lines *lineCounter, release func(), err error) {
+	var b bytes.Buffer
+	release, err = readDocument(&b, r)
+	data = b.Bytes()
+	if errors.As(err, new(*LimitError)) {
+		data = nil // not worth reading what came before
+	}
 	if err != nil {
 		err = fmt.Errorf("read %s: %w", s.Path, err)
 	}
-	lines := &lineCounter{data: data, line: 1}
+	lines = &lineCounter{data: data, line: 1}
 	if len(data) > 0 && !validJSON(data) {
 		msg, off := jsonError(data)
 		line := 0
@@ -279,7 +290,7 @@ func readJSONDoc(r io.Reader, s *Session) ([]byte, *lineCounter, error) {
 		}
 		s.skip(line, msg+"; calls before it are still read")
 	}
-	return data, lines, err
+	return data, lines, release, err
 }
 
 // sortSkipped puts a whole-document decoder's skipped records in input

@@ -323,10 +323,12 @@ func textStripEscapes(b []byte) []byte {
 type textBuf struct{ lines []string }
 
 // add appends s after the given number of blank lines, which are dropped
-// at the start.
+// at the start. A run of more than MaxOutput blank lines keeps MaxOutput of
+// them, as many as an abridged output can show: a run of millions would
+// otherwise cost a string each.
 func (b *textBuf) add(s string, blanks int) {
 	if len(b.lines) > 0 {
-		for ; blanks > 0; blanks-- {
+		for blanks = min(blanks, MaxOutput); blanks > 0; blanks-- {
 			b.lines = append(b.lines, "")
 		}
 	}

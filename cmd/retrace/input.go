@@ -128,15 +128,18 @@ type result struct {
 	// JSONL output, the sessions it names; none if nothing could be read.
 	reports []*analyzer.SessionReport
 	skipped []*parser.SyntaxError // lines of retrace's JSONL output that are not its records
-	err     error
-	modTime time.Time // when the file was last written; zero for stdin
+	// moreSkipped counts the lines of retrace's JSONL output that are not
+	// its records beyond those listed in skipped.
+	moreSkipped int
+	err         error
+	modTime     time.Time // when the file was last written; zero for stdin
 	// known remembers the secrets masked in the source; set on its last
 	// result only, once the source is read whole.
 	known *redact.Redactor
 }
 
 // maxWarnings bounds the malformed-record warnings printed per file.
-const maxWarnings = 10
+const maxWarnings = parser.MaxSkipped
 
 // load reads and analyzes the transcripts the arguments name. Problems with
 // some inputs are printed on stderr and make it return errPartial along with
@@ -232,7 +235,7 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 		case r.err != nil:
 			w.fail("%v", r.err)
 		}
-		w.skipped(src.name, r.skipped)
+		w.skipped(src.name, r.skipped, r.moreSkipped)
 		for _, rep := range r.reports {
 			if !period.holds(rep.Session, r.modTime) {
 				continue
@@ -241,7 +244,7 @@ func (in *inputs) each(g *Globals, env *Env, use func(*analyzer.SessionReport)) 
 				in.finish(rep)
 			}
 			s := rep.Session
-			w.skipped(s.Path, s.Skipped)
+			w.skipped(s.Path, s.Skipped, s.MoreSkipped)
 			for _, n := range s.Notes {
 				w.warn("%s: %s", s.Path, n)
 			}
@@ -281,14 +284,18 @@ func (in *inputs) finish(rep *analyzer.SessionReport) {
 }
 
 // skipped warns of the malformed records of the input named name, the first
-// maxWarnings of them one by one.
-func (w *warner) skipped(name string, skipped []*parser.SyntaxError) {
+// maxWarnings of them one by one, and of the more records skipped beyond
+// the list.
+func (w *warner) skipped(name string, skipped []*parser.SyntaxError, more int) {
 	for j, e := range skipped {
 		if j == maxWarnings {
-			w.warn("%s: %d more malformed records skipped", name, len(skipped)-maxWarnings)
+			more += len(skipped) - maxWarnings
 			break
 		}
 		w.warn("%v", e)
+	}
+	if more > 0 {
+		w.warn("%s: %d more malformed records skipped", name, more)
 	}
 }
 
@@ -446,17 +453,18 @@ func (rd reader) readWith(src source, stdin io.Reader, part func(result), red *r
 	br := bufReaders.Get().(*bufio.Reader)
 	br.Reset(r)
 	defer func() { br.Reset(nil); bufReaders.Put(br) }()
+	br = parser.UTF8(br) // itself, unless the text is UTF-16
 	if rd.format == nil && analyzer.IsRecord(firstLine(br)) {
 		if !rd.reduce {
 			return result{err: fmt.Errorf("%s: the JSONL output of retrace pairs or bench; only retrace lessons and retrace bench read it", src.name)}
 		}
-		reports, skipped, err := analyzer.ReadJSONL(br, src.name)
+		reports, skipped, more, err := analyzer.ReadJSONL(br, src.name)
 		if red != nil {
 			for _, rep := range reports {
 				rep.MapStrings(red.String) // records written with --no-redact hold secrets
 			}
 		}
-		return result{reports: reports, skipped: skipped, err: err, modTime: modTime}
+		return result{reports: reports, skipped: skipped, moreSkipped: more, err: err, modTime: modTime}
 	}
 	// Each call is redacted and analyzed as soon as the decoder is done
 	// with it, and the outputs no report quotes are let go, so that a
@@ -542,9 +550,7 @@ func (rd reader) readOpencode(src source, red *redact.Redactor) result {
 		rep.Compact()
 		res.reports = append(res.reports, rep)
 	}
-	if err != nil {
-		res.err = fmt.Errorf("%s: %w", src.name, err)
-	}
+	res.err = err // each names its file: the database, the folder or a file in it
 	return res
 }
 
@@ -584,9 +590,12 @@ func redactCall(red *redact.Redactor, c *parser.Call) {
 }
 
 // decompress reads gzip- and zstd-compressed input transparently, knowing
-// them by their magic numbers. The returned function releases the decoder.
+// them by their magic numbers, and stops reading compressed data that grows
+// as only a decompression bomb does (see bombGuard). The returned function
+// releases the decoder.
 func decompress(r io.Reader, name string) (io.Reader, func(), error) {
-	br := bufio.NewReader(r)
+	in := &byteCounter{r: r}
+	br := bufio.NewReader(in)
 	magic, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
@@ -594,15 +603,55 @@ func decompress(r io.Reader, name string) (io.Reader, func(), error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: corrupt gzip data: %v", name, err)
 		}
-		return corruptReader{zr, "gzip"}, func() {}, nil
+		return &bombGuard{r: corruptReader{zr, "gzip"}, in: in, name: name}, func() {}, nil
 	case bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: corrupt zstd data: %v", name, err)
 		}
-		return corruptReader{zr, "zstd"}, zr.Close, nil
+		return &bombGuard{r: corruptReader{zr, "zstd"}, in: in, name: name}, zr.Close, nil
 	}
 	return br, func() {}, nil
+}
+
+// Compressed data that has grown past bombFloor and past bombRatio times
+// the compressed bytes read is not read further. Transcripts compress ten
+// to fifty times; gzip cannot pass 1032 times, zstd can pass a million.
+const (
+	bombRatio = 1000
+	bombFloor = 64 << 20
+)
+
+// A bombGuard reads decompressed data until it grows as bombRatio and
+// bombFloor say transcripts do not, and then fails with a
+// parser.LimitError: the input is skipped.
+type bombGuard struct {
+	r    io.Reader    // the decompressed data
+	in   *byteCounter // the compressed data, as read so far
+	out  int64        // decompressed bytes read so far
+	name string
+}
+
+func (g *bombGuard) Read(b []byte) (int, error) {
+	n, err := g.r.Read(b)
+	g.out += int64(n)
+	if g.out > bombFloor && g.out > bombRatio*g.in.n {
+		return 0, &parser.LimitError{Name: g.name,
+			Msg: fmt.Sprintf("decompressed past %d MiB, over %d times its compressed size", bombFloor>>20, bombRatio)}
+	}
+	return n, err
+}
+
+// A byteCounter counts the bytes read through it.
+type byteCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *byteCounter) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // A corruptReader says that an error reading compressed data is the data's.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/alecthomas/kong"
 	"github.com/klauspost/compress/zstd"
@@ -67,6 +69,20 @@ func TestScript(t *testing.T) {
 				ts.Check(err)
 				data := enc.EncodeAll([]byte(ts.ReadFile(args[0])), nil)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
+			},
+			// utf16 IN OUT writes IN as UTF-16LE with a byte-order mark and
+			// CRLF line endings, as Windows PowerShell 5.1 writes what a
+			// command prints into a file.
+			"utf16": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: utf16 IN OUT")
+				}
+				text := strings.ReplaceAll(ts.ReadFile(args[0]), "\n", "\r\n")
+				out := []byte{0xFF, 0xFE}
+				for _, u := range utf16.Encode([]rune(text)) {
+					out = binary.LittleEndian.AppendUint16(out, u)
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), out, 0o644))
 			},
 			// fill [-gzip] IN OUT [MARKER N TEXT]... writes IN to OUT
 			// with each MARKER replaced by N copies of TEXT, read as the
