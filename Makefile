@@ -37,11 +37,21 @@ bench:
 	scripts/bench.sh
 
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
-FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench ./analyzer:FuzzCallBench ./analyzer:FuzzStreamParts ./analyzer:FuzzReadJSONL ./parser:FuzzValidJSON ./analyzer:FuzzPrefilters ./analyzer:FuzzScanners ./internal/redact:FuzzString ./parser:FuzzStringStop ./parser:FuzzWalk ./analyzer:FuzzIndexRare ./analyzer:FuzzStripEscapes ./internal/redact:FuzzClassify
+FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./analyzer:FuzzParseCommand ./analyzer:FuzzDiagnose ./analyzer:FuzzExtractBench ./analyzer:FuzzCallBench ./analyzer:FuzzStreamParts ./analyzer:FuzzReadJSONL ./parser:FuzzValidJSON ./analyzer:FuzzPrefilters ./analyzer:FuzzScanners ./internal/redact:FuzzString ./parser:FuzzStringStop ./parser:FuzzWalk ./analyzer:FuzzIndexRare ./analyzer:FuzzStripEscapes ./internal/redact:FuzzClassify ./parser:FuzzAbridgeRaw ./parser:FuzzUTF16
+
+# FuzzOpencodeDB drives modernc.org/sqlite, whose instrumented build runs
+# about one input a second: it gets a run of its own, shorter.
+FUZZ_SLOW = ./parser:FuzzOpencodeDB
+FUZZTIME_SLOW ?= 20x
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$pkg $$name"; \
 		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 100x || exit 1; \
+	done
+	@for t in $(FUZZ_SLOW); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$pkg $$name"; \
+		go test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME_SLOW) -fuzzminimizetime 10x || exit 1; \
 	done

@@ -1,7 +1,10 @@
 package parser
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,4 +106,49 @@ func TestOpencodeDBHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOpencodeDB checks that no database file makes the opencode reader
+// panic or run on: whatever the bytes, reading ends within the time limit
+// and gives sessions that marshal to JSON. The seeds are a database built
+// from the storage sample, written as one file, and that file cut short.
+func FuzzOpencodeDB(f *testing.F) {
+	tmp := f.TempDir()
+	extractTxtar(f, filepath.Join(opencodeStore, "storage.txtar"), tmp)
+	path := filepath.Join(tmp, "seed", "opencode.db")
+	buildOpencodeDB(f, path, filepath.Join(tmp, "storage"))
+	db := openTestDB(f, path)
+	mustExec(f, db, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	mustExec(f, db, `PRAGMA journal_mode = DELETE`)
+	db.Close()
+	seed, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add([]byte("SQLite format 3\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "opencode.db")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan []*Session, 1)
+		go func() {
+			IsOpencodeDB(path)
+			sessions, _ := ReadOpencodeData(path)
+			done <- sessions
+		}()
+		select {
+		case sessions := <-done:
+			for _, s := range sessions {
+				if _, err := json.Marshal(s); err != nil {
+					t.Fatalf("session %s does not marshal: %v", s.ID, err)
+				}
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("reading the database does not end")
+		}
+	})
 }

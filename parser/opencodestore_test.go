@@ -24,7 +24,7 @@ import (
 var opencodeStore = filepath.Join("..", "testdata", "opencode-storage")
 
 // extractTxtar writes the files of the archive file into dir.
-func extractTxtar(t *testing.T, file, dir string) {
+func extractTxtar(t testing.TB, file, dir string) {
 	t.Helper()
 	a, err := txtar.ParseFile(file)
 	if err != nil {
@@ -543,7 +543,7 @@ func TestIsOpencodeData(t *testing.T) {
 // buildOpencodeDB writes the database opencode 1.2 would make by importing
 // the JSON files of storage into path, as its json-migration.ts does: ids
 // from the file names, and each object less its ids in the data column.
-func buildOpencodeDB(t *testing.T, path, storage string) {
+func buildOpencodeDB(t testing.TB, path, storage string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -615,7 +615,7 @@ func buildOpencodeDB(t *testing.T, path, storage string) {
 }
 
 // openTestDB opens the database path for writing, creating it if need be.
-func openTestDB(t *testing.T, path string) *sql.DB {
+func openTestDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -630,14 +630,14 @@ func openTestDB(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
+func mustExec(t testing.TB, db *sql.DB, q string, args ...any) {
 	t.Helper()
 	if _, err := db.Exec(q, args...); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 }
 
-func readTestJSON(t *testing.T, file string) map[string]any {
+func readTestJSON(t testing.TB, file string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -650,7 +650,7 @@ func readTestJSON(t *testing.T, file string) map[string]any {
 	return v
 }
 
-func marshal(t *testing.T, v any) string {
+func marshal(t testing.TB, v any) string {
 	t.Helper()
 	data, err := json.Marshal(v)
 	if err != nil {
