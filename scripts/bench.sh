@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
-# bench.sh measures a retrace command, by default `retrace summary --format
-# json`, on generated corpora:
-# wall time, CPU time, throughput and peak resident memory, and, in the
-# same run, the time `wc -l` takes to read the same bytes.
+# bench.sh measures retrace's commands on real and generated corpora: wall
+# time, CPU time, throughput and peak resident memory, and, in the same run,
+# the time `wc -l` takes to read the same bytes.
 #
 # Usage: scripts/bench.sh [CORPUS...]
 #
-# CORPUS is one of claude-100MB claude-250MB claude-500MB claude-1GB
-# mixed-500MB single-2GB (the default: all of them). The corpora are written
-# by tools/gencorpus into $BENCH_DIR (default /tmp/retrace-bench) once and
-# kept; delete the folder to draw them again. $RUNS (default 3) runs are
-# made of each command, after one that warms the page cache, and the
-# fastest is reported with the spread of the others. $RETRACE names a
-# retrace binary to measure instead of one built from this tree, and
-# $BENCH_CMD the command and flags to run (default "summary --format json";
-# for example "pairs --format jsonl", which reads the benchmark numbers that
-# the summary leaves out).
+# CORPUS is one of real-claude real-mixed claude-100MB claude-250MB
+# claude-500MB claude-1GB mixed-500MB single-2GB (the default: real-claude,
+# real-mixed, claude-1GB, mixed-500MB and single-2GB). The real corpora are
+# the transcripts of ../shared/corpus copied many times, written by
+# ../shared/perf/realcorpus.sh (they are left out when ../shared is not
+# there); the others are written by tools/gencorpus. Each is written into
+# $BENCH_DIR (default /tmp/retrace-bench) once and kept; delete the folder
+# to draw them again. $RUNS (default 3) runs are made of each command, after
+# one that warms the page cache, and the fastest is reported with the
+# slowest. $RETRACE names a retrace binary to measure instead of one built
+# from this tree. $BENCH_CMDS lists the commands to run, separated by
+# semicolons (default: every command a user runs, in each form that reads
+# differently: the summary table and JSON, errors and pairs as tables and
+# JSON Lines, the bench table, report -f html); $BENCH_CMD, one command,
+# is kept for older callers.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BENCH_DIR=${BENCH_DIR:-/tmp/retrace-bench}
 RUNS=${RUNS:-3}
-read -r -a BENCH_CMD <<<"${BENCH_CMD:-summary --format json}"
+DEFAULT_CMDS="summary --format json;summary;errors;errors --format jsonl;pairs;pairs --format jsonl;bench;report -f html"
+IFS=';' read -r -a BENCH_CMDS <<<"${BENCH_CMD:-${BENCH_CMDS:-$DEFAULT_CMDS}}"
 mkdir -p "$BENCH_DIR"
+SHARED=$(cd .. && pwd)/shared
 
 if [ -z "${RETRACE:-}" ]; then
 	RETRACE=$BENCH_DIR/retrace
@@ -36,6 +42,15 @@ go build -o "$GENCORPUS" ./tools/gencorpus
 corpus() {
 	local name=$1 dir=$BENCH_DIR/$1 args
 	case $name in
+	real-claude | real-mixed)
+		if [ ! -x "$SHARED/perf/realcorpus.sh" ]; then
+			echo "bench.sh: $name needs $SHARED/perf/realcorpus.sh" >&2
+			return 1
+		fi
+		"$SHARED/perf/realcorpus.sh" "${name#real-}" "$dir" >&2
+		echo "$dir"
+		return
+		;;
 	claude-100MB) args="-format claude-code -size 100MB" ;;
 	claude-250MB) args="-format claude-code -size 250MB" ;;
 	claude-500MB) args="-format claude-code -size 500MB" ;;
@@ -94,23 +109,29 @@ wcall() { find "$1" -type f -print0 | xargs -0 wc -l | tail -1; }
 export -f wcall
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -srm), $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3)"
-echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg); best of $RUNS runs after a warm-up; retrace ${BENCH_CMD[*]}: $RETRACE"
-printf '%-13s %8s %6s %8s %8s %8s %9s %9s %8s %8s %6s\n' corpus MB files wall_s cpu_s MB/s MB/cpu-s maxRSS_MB wc_s ratio worst_s
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg); best of $RUNS runs after a warm-up; retrace: $RETRACE"
+printf '%-13s %-22s %7s %6s %8s %8s %7s %9s %9s %7s %6s %7s\n' corpus command MB files wall_s cpu_s MB/s MB/cpu-s maxRSS_MB wc_s ratio worst_s
 corpora=("$@")
 if [ ${#corpora[@]} -eq 0 ]; then
-	corpora=(claude-100MB claude-250MB claude-500MB claude-1GB mixed-500MB single-2GB)
+	corpora=(claude-1GB mixed-500MB single-2GB)
+	if [ -x "$SHARED/perf/realcorpus.sh" ]; then
+		corpora=(real-claude real-mixed "${corpora[@]}")
+	fi
 fi
 for name in "${corpora[@]}"; do
 	dir=$(corpus "$name")
-	bytes=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-	files=$(find "$dir" -type f | wc -l)
+	bytes=$(find "$dir" -type f -not -name '.*' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+	files=$(find "$dir" -type f -not -name '.*' | wc -l)
 	# Warm the page cache, so that both commands read from memory.
 	wcall "$dir" >/dev/null
-	"$RETRACE" "${BENCH_CMD[@]}" "$dir" >/dev/null 2>&1 || true
-	read -r wall user sys rss worst <<<"$(best "$RETRACE" "${BENCH_CMD[@]}" "$dir")"
 	read -r wcwall _ _ _ _ <<<"$(best bash -c 'wcall "$1"' _ "$dir")"
-	awk -v n="$name" -v b="$bytes" -v f="$files" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v wc="$wcwall" -v worst="$worst" 'BEGIN {
-		mb = b / 1e6; cpu = u + s
-		printf "%-13s %8.0f %6d %8.2f %8.2f %8.0f %9.0f %9.0f %8.2f %8.1f %6.2f\n", n, mb, f, w, cpu, mb / w, mb / cpu, r / 1024, wc, w / (wc > 0 ? wc : 0.01), worst
-	}'
+	for cmd in "${BENCH_CMDS[@]}"; do
+		read -r -a args <<<"$cmd"
+		"$RETRACE" "${args[@]}" -q "$dir" >/dev/null 2>&1 || true
+		read -r wall user sys rss worst <<<"$(best "$RETRACE" "${args[@]}" -q "$dir")"
+		awk -v n="$name" -v c="$cmd" -v b="$bytes" -v f="$files" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v wc="$wcwall" -v worst="$worst" 'BEGIN {
+			mb = b / 1e6; cpu = u + s
+			printf "%-13s %-22s %7.0f %6d %8.2f %8.2f %7.0f %9.0f %9.0f %7.2f %6.1f %7.2f\n", n, c, mb, f, w, cpu, mb / w, mb / cpu, r / 1024, wc, w / (wc > 0 ? wc : 0.01), worst
+		}'
+	done
 done
