@@ -123,6 +123,20 @@ func TestScript(t *testing.T) {
 					}
 				}
 			},
+			// cut IN N OUT writes the first N records of the transcript
+			// IN to OUT: its first N messages when it is one JSON
+			// document with "messages" (Gemini CLI's), else its first N
+			// lines. A session is made as it was while it ran.
+			"cut": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: cut IN N OUT")
+				}
+				n, err := strconv.Atoi(args[1])
+				ts.Check(err)
+				out, err := cutTranscript([]byte(ts.ReadFile(args[0])), n)
+				ts.Check(err)
+				ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
+			},
 			// exits N cmd args... runs cmd and checks its exit status is N.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
