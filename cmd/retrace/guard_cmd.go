@@ -115,7 +115,7 @@ func (c *guardCmd) setup(g *Globals, env *Env) error {
 		if !c.Write {
 			old = nil
 		}
-		settings, err = guard.Install(old, agent, command)
+		settings, changed, err = guard.Install(old, agent, command)
 	} else {
 		settings, changed, err = guard.Uninstall(old)
 	}
@@ -134,6 +134,8 @@ func (c *guardCmd) save(g *Globals, env *Env, file string, old, settings []byte,
 		say(env.Stderr, "retrace: add this to %s, or run again with --write", file)
 	case !c.Write:
 		say(env.Stderr, "retrace: run again with --write to remove the hooks that run the guard from %s", file)
+	case !changed && c.Install != "":
+		say(env.Stderr, "retrace: %s already runs the guard", file)
 	case !changed:
 		say(env.Stderr, "retrace: no hook in %s runs the guard", file)
 	default:

@@ -52,42 +52,49 @@ func SettingsFile(agent string, project bool, home, codexHome string) string {
 // Install returns the settings with the hooks that run command for agent
 // added, keeping everything else as it is, in its order: for each event,
 // {"matcher": TOOL, "hooks": [{"type": "command", "command": command}]}.
-// Hooks that already run the guard are left as they are. Empty settings
-// are an empty object: Install(nil, …) is the configuration alone.
-func Install(settings []byte, agent, command string) ([]byte, error) {
+// Hooks that already run the guard are left as they are; changed reports
+// whether any was added. Empty settings are an empty object: Install(nil,
+// …) is the configuration alone.
+func Install(settings []byte, agent, command string) (_ []byte, changed bool, _ error) {
 	evs, ok := events[agent]
 	if !ok {
-		return nil, fmt.Errorf("unknown agent %q (%s)", agent, strings.Join(Agents, ", "))
+		return nil, false, fmt.Errorf("unknown agent %q (%s)", agent, strings.Join(Agents, ", "))
 	}
 	root, hooks, err := hooksOf(settings)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, ev := range evs {
 		var groups []json.RawMessage
 		if raw, ok := hooks.get(ev); ok {
 			if err := json.Unmarshal(raw, &groups); err != nil {
-				return nil, fmt.Errorf("hooks.%s is not a list: %w", ev, err)
+				return nil, false, fmt.Errorf("hooks.%s is not a list: %w", ev, err)
 			}
 		}
 		if !slicesAny(groups, runsGuard) {
-			group, err := json.Marshal(map[string]any{
-				"matcher": shellTools[agent],
-				"hooks":   []map[string]string{{"type": "command", "command": command}},
-			})
+			changed = true
+			type handler struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+			}
+			group, err := json.Marshal(struct {
+				Matcher string    `json:"matcher"`
+				Hooks   []handler `json:"hooks"`
+			}{shellTools[agent], []handler{{"command", command}}})
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			groups = append(groups, group)
 		}
 		if err := hooks.set(ev, groups); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if err := root.set("hooks", hooks); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return root.indent()
+	b, err := root.indent()
+	return b, changed, err
 }
 
 // Uninstall returns the settings without the hooks that run the guard,

@@ -82,8 +82,11 @@ func (t Tracker) Session(path string) (Found, error) {
 	if err != nil {
 		return Found{}, err
 	}
-	if !fi.Mode().IsRegular() {
+	switch {
+	case !fi.Mode().IsRegular():
 		return Found{}, fmt.Errorf("%s is not a file", path)
+	case fi.Size() == 0:
+		return Found{}, nil // a session that has only just begun
 	}
 	st := t.load(path)
 	head := make([]byte, min(fi.Size(), headSize))
