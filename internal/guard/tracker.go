@@ -190,10 +190,11 @@ func (st *state) read(f *os.File, size int64) error {
 }
 
 // openFrom returns the index of the first call of the report's session
-// that what is appended later can still change: the first call of the
-// earliest chain still open, or the earliest call still waiting for its
-// result (each within analyzer.Lookahead calls of the end), or else the
-// last call.
+// that what is appended later can still change: the earliest call still
+// waiting for its result, or first call of a chain still open (each within
+// analyzer.Lookahead calls of the end), or else the last call; moved back
+// to the first call of any chain that reaches it, since a result still to
+// come may change what the chain's fix did.
 func openFrom(rep *analyzer.SessionReport) int {
 	calls := rep.Session.Calls
 	last := len(calls) - 1
@@ -202,17 +203,34 @@ func openFrom(rep *analyzer.SessionReport) int {
 		index[c.ID] = i
 	}
 	k := last
-	for _, ch := range rep.Chains {
-		fs := ch.Failures()
-		if ch.Fix != nil || len(fs) == 0 || last-index[fs[len(fs)-1].CallID] >= analyzer.Lookahead {
-			continue
-		}
-		k = min(k, index[ch.Failure.CallID])
-	}
 	for i := max(0, last-analyzer.Lookahead); i < k; i++ {
 		if s := calls[i].Status; s == "no-result" || s == "running" {
 			k = i
 			break
+		}
+	}
+	type span struct{ first, end int }
+	var spans []span
+	for _, ch := range rep.Chains {
+		fs := ch.Failures()
+		if len(fs) == 0 {
+			continue
+		}
+		sp := span{index[ch.Failure.CallID], index[fs[len(fs)-1].CallID]}
+		switch {
+		case ch.Fix != nil:
+			sp.end = index[ch.Fix.CallID]
+		case last-sp.end < analyzer.Lookahead:
+			sp.end = last // still open
+		}
+		spans = append(spans, sp)
+	}
+	for moved := true; moved; {
+		moved = false
+		for _, sp := range spans {
+			if sp.first < k && sp.end >= k {
+				k, moved = sp.first, true
+			}
 		}
 	}
 	return k
