@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/guard"
@@ -17,23 +18,51 @@ import (
 
 // cutTranscript returns the first n records of a transcript: its first n
 // messages when it is one JSON document with "messages" (Gemini CLI's),
-// else its first n lines.
+// its other members kept in their order, else its first n lines.
 func cutTranscript(b []byte, n int) ([]byte, error) {
-	var doc map[string]json.RawMessage
-	if json.Unmarshal(b, &doc) == nil && doc["messages"] != nil {
-		var msgs []json.RawMessage
-		if err := json.Unmarshal(doc["messages"], &msgs); err != nil {
-			return nil, err
-		}
-		raw, err := json.Marshal(msgs[:min(n, len(msgs))])
-		if err != nil {
-			return nil, err
-		}
-		doc["messages"] = raw
-		return json.MarshalIndent(doc, "", "  ")
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if !json.Valid(b) {
+		return cutLines(b, n), nil
 	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return cutLines(b, n), nil
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return cutLines(b, n), nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return cutLines(b, n), nil
+		}
+		if key, _ := t.(string); key == "messages" {
+			var msgs []json.RawMessage
+			if err := json.Unmarshal(v, &msgs); err != nil {
+				return nil, err
+			}
+			if v, err = json.Marshal(msgs[:min(n, len(msgs))]); err != nil {
+				return nil, err
+			}
+		}
+		if out.Len() > 1 {
+			out.WriteByte(',')
+		}
+		k, _ := json.Marshal(t)
+		out.Write(k)
+		out.WriteByte(':')
+		out.Write(v)
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
+// cutLines returns the first n lines of b.
+func cutLines(b []byte, n int) []byte {
 	lines := bytes.SplitAfter(b, []byte("\n"))
-	return bytes.Join(lines[:min(n, len(lines))], nil), nil
+	return bytes.Join(lines[:min(n, len(lines))], nil)
 }
 
 // hookPayload writes the payload agent sends about the call c of a
@@ -86,13 +115,16 @@ func hookPayload(agent string, before bool, transcript string, c *parser.Call) [
 	return b
 }
 
-// hookRun runs `retrace guard --store STORE` on a payload, as an agent
-// does, and returns its exit status, standard output and standard error.
+// hookRun answers a payload as `retrace guard --store STORE` does, and
+// returns its exit status, standard output and standard error. The
+// command line itself is tested by the scripts; building its grammar for
+// each of thousands of calls would take most of a replay's time.
 func hookRun(t testing.TB, store string, payload []byte) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	env := &Env{Stdin: bytes.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
-	status := run([]string{"guard", "--store", store}, env)
+	c := &guardCmd{Agent: "auto", Store: store, Timeout: time.Minute}
+	status := c.answer(&Globals{}, env)
 	return status, stdout.String(), stderr.String()
 }
 
@@ -115,7 +147,8 @@ type replayed struct {
 // as it was then and the payload of the call; after it, the transcript
 // with the call's result and the payload of its result. It returns what
 // the guard answered before each call and, after it, when it said
-// anything.
+// anything. With no agent, the guard has no transcript to read, only its
+// store, and is asked before each call only.
 func replay(t *testing.T, agent, path, store string) []replayed {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -126,20 +159,16 @@ func replay(t *testing.T, agent, path, store string) []replayed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := s.Format != "gemini"
-	transcript := filepath.Join(t.TempDir(), filepath.Base(path))
-	grow := func(n int) {
-		b, err := cutTranscript(data, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(transcript, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tr := &growing{data: data, lines: s.Format != "gemini", path: filepath.Join(t.TempDir(), filepath.Base(path))}
+	defer tr.close()
 	var out []replayed
 	for i, c := range s.Calls {
 		if c.Kind != parser.Shell || c.Command == "" {
+			continue
+		}
+		if agent == "" {
+			status, _, reason := hookRun(t, store, hookPayload(guard.ClaudeCode, true, "", c))
+			out = append(out, replayed{call: c, status: status, reason: strings.TrimSpace(reason)})
 			continue
 		}
 		// Before the call: the records before its own; after it: the
@@ -148,14 +177,14 @@ func replay(t *testing.T, agent, path, store string) []replayed {
 		if i+1 < len(s.Calls) {
 			after = s.Calls[i+1].Pos.Line - 1
 		}
-		if !lines {
+		if !tr.lines {
 			before, after = c.Msg, c.Msg+1
 		}
-		grow(before)
-		status, _, reason := hookRun(t, store, hookPayload(agent, true, transcript, c))
+		tr.grow(t, before)
+		status, _, reason := hookRun(t, store, hookPayload(agent, true, tr.path, c))
 		r := replayed{call: c, status: status, reason: strings.TrimSpace(reason)}
-		grow(after)
-		status, stdout, stderr := hookRun(t, store, hookPayload(agent, false, transcript, c))
+		tr.grow(t, after)
+		status, stdout, stderr := hookRun(t, store, hookPayload(agent, false, tr.path, c))
 		if status != 0 || stderr != "" {
 			t.Errorf("%s: after msg %d the guard exits %d: %s", path, c.Msg, status, stderr)
 		}
@@ -171,6 +200,58 @@ func replay(t *testing.T, agent, path, store string) []replayed {
 		out = append(out, r)
 	}
 	return out
+}
+
+// A growing transcript is written as its agent wrote it: JSON Lines by
+// appending lines, a Gemini CLI session whole, cut after its first
+// messages.
+type growing struct {
+	data  []byte
+	lines bool
+	path  string
+	f     *os.File
+	n     int // lines written
+	end   int // bytes of data written
+}
+
+// grow writes the first n lines (or messages) of the transcript.
+func (g *growing) grow(t *testing.T, n int) {
+	t.Helper()
+	if !g.lines {
+		b, err := cutTranscript(g.data, n)
+		if err == nil {
+			err = os.WriteFile(g.path, b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if g.f == nil {
+		f, err := os.Create(g.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.f = f
+	}
+	start := g.end
+	for ; g.n < n && g.end < len(g.data); g.n++ {
+		i := bytes.IndexByte(g.data[g.end:], '\n')
+		if i < 0 {
+			g.end = len(g.data)
+			break
+		}
+		g.end += i + 1
+	}
+	if _, err := g.f.Write(g.data[start:g.end]); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (g *growing) close() {
+	if g.f != nil {
+		g.f.Close()
+	}
 }
 
 // TestGuardReplay replays the sample sessions of each agent through the
@@ -231,4 +312,102 @@ func seedMsgs(t *testing.T, path string) (first, fix, again int) {
 		t.Fatalf("%s: the --num-prompts chains are at %v", path, msgs)
 	}
 	return msgs[0], msgs[1], msgs[2]
+}
+
+// TestGuardCorpus replays every session of the real transcripts of
+// ../shared/corpus through the guard, with a store learned from the other
+// sessions, and checks that no call that succeeded in the transcript is
+// blocked. Each block is logged (go test -v), with whether the call
+// failed again on the flag it names: a repeated mistake the guard would
+// have stopped.
+func TestGuardCorpus(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no corpus at", dir)
+	}
+	if raceEnabled {
+		t.Skip("the replay of every call of the corpus is too long under the race detector")
+	}
+	type session struct {
+		path   string
+		format string
+		rep    *analyzer.SessionReport
+		learnt []guard.Lesson
+	}
+	var sessions []session
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		s, err := parser.Parse(f, path, nil)
+		if err != nil {
+			return nil // not a transcript
+		}
+		rep := analyzer.AnalyzeSession(s)
+		learnt, _ := guard.Draw(rep, 0)
+		sessions = append(sessions, session{path, s.Format, rep, learnt})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls, blocks, stopped, told int
+	for i, s := range sessions {
+		var others []guard.Lesson
+		for j, o := range sessions {
+			if j != i {
+				others = append(others, o.learnt...)
+			}
+		}
+		store := guard.Store{Path: filepath.Join(t.TempDir(), "lessons.jsonl")}
+		if _, err := store.Replace(nil, others); err != nil {
+			t.Fatal(err)
+		}
+		agent := ""
+		if slices.Contains(guard.Agents, s.format) {
+			agent = s.format
+		}
+		failed := make(map[*parser.Call]*analyzer.Failure)
+		for _, f := range s.rep.Failures {
+			failed[f.Call()] = f
+		}
+		for _, r := range replay(t, agent, s.path, store.Path) {
+			calls++
+			if r.context != "" {
+				told++
+				t.Logf("%s msg %d: told %q", filepath.Base(s.path), r.call.Msg, r.context)
+			}
+			if r.status != 2 {
+				continue
+			}
+			blocks++
+			f := failed[parsedCall(s.rep, r.call)]
+			switch {
+			case f == nil:
+				t.Errorf("%s msg %d: a call that succeeded is blocked: %s\n\t%s", s.path, r.call.Msg, r.reason, r.call.Command)
+			case f.Category == analyzer.CLIUsage && slices.ContainsFunc(f.BadFlags, func(b string) bool { return strings.Contains(r.reason, "not "+b+" ") }):
+				stopped++
+				t.Logf("%s msg %d: stopped a repeated mistake: %s", filepath.Base(s.path), r.call.Msg, r.reason)
+			default:
+				t.Logf("%s msg %d: blocked a call that failed (%s: %s): %s", filepath.Base(s.path), r.call.Msg, f.Category, f.Message, r.reason)
+			}
+		}
+	}
+	t.Logf("%d sessions, %d shell calls: %d blocked, %d of them repeated mistakes; context given %d times", len(sessions), calls, blocks, stopped, told)
+}
+
+// parsedCall returns the call of the report's session that is c, by its
+// id: replay parses the transcript again.
+func parsedCall(rep *analyzer.SessionReport, c *parser.Call) *parser.Call {
+	for _, x := range rep.Session.Calls {
+		if x.ID == c.ID && x.Msg == c.Msg {
+			return x
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrace-dev/retrace/analyzer"
 )
@@ -75,10 +76,11 @@ func Draw(sr *analyzer.SessionReport, delta int) ([]Lesson, []Fix) {
 	return lessons, fixes
 }
 
-// with says what the fix of a chain did: "with --num-runs 5", "by editing
-// x.py", "after pip install flask", "by running it again".
+// with says what the fix of a chain did: "with --num-runs 5" when it
+// renamed or changed flags, "by editing x.py", "after pip install flask",
+// else "with `COMMAND`" (the fix's command line, abridged).
 func with(ch *analyzer.Chain) string {
-	if d := ch.Diff; d != nil {
+	if d := ch.Diff; d != nil && len(d.Renamed)+len(d.Changed) > 0 {
 		var parts []string
 		for _, r := range d.Renamed {
 			parts = append(parts, strings.TrimSpace(r.To+" "+r.ToValue))
@@ -86,21 +88,33 @@ func with(ch *analyzer.Chain) string {
 		for _, c := range d.Changed {
 			parts = append(parts, c.Flag+" "+c.To)
 		}
-		parts = append(parts, d.Added...)
-		if len(parts) > 0 {
-			return "with " + strings.Join(parts, " ")
-		}
-		if len(d.Removed) > 0 {
-			return "without " + strings.Join(d.Removed, " ")
-		}
+		return "with " + strings.Join(parts, " ")
 	}
 	switch {
 	case len(ch.Fix.Files) > 0:
 		return "by editing " + strings.Join(ch.Fix.Files, ", ")
 	case len(ch.Fix.Changes) > 0:
-		return "after " + strings.Join(ch.Fix.Changes, "; ")
+		return "after " + abridge(strings.Join(ch.Fix.Changes, "; "))
+	case ch.Fix.Kind == analyzer.FixSame:
+		return "by running it again"
 	}
-	return "by running it again"
+	return "with `" + abridge(ch.Fix.Command) + "`"
+}
+
+// maxWith bounds the text of a command quoted in context for the model.
+const maxWith = 200
+
+// abridge cuts s to maxWith bytes, at a rune, with an ellipsis.
+func abridge(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= maxWith {
+		return s
+	}
+	cut := maxWith
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // confirmed reports whether l may block a call: a flag the usage texts of
