@@ -168,7 +168,8 @@ func long(t *testing.T, format string) []byte {
 	return buf.Bytes()
 }
 
-// whole returns what the transcript data, read whole, teaches.
+// whole returns what the transcript data, read whole, teaches, each
+// lesson and fix once.
 func whole(t *testing.T, path string, data []byte) Found {
 	t.Helper()
 	if len(data) == 0 {
@@ -180,7 +181,7 @@ func whole(t *testing.T, path string, data []byte) Found {
 	}
 	var f Found
 	f.Lessons, f.Fixes = Draw(analyzer.AnalyzeSession(s), 0)
-	return f
+	return merge(Found{}, f)
 }
 
 // sameFound reports whether a and b hold the same lessons and fixes, in

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -124,10 +125,8 @@ func (t Tracker) Session(path string) (Found, error) {
 
 // found returns what the state knows, earliest first.
 func (st *state) found() Found {
-	return Found{
-		Lessons: slices.Concat(st.Closed.Lessons, st.Open.Lessons),
-		Fixes:   slices.Concat(st.Closed.Fixes, st.Open.Fixes),
-	}
+	closed := Found{Lessons: slices.Clone(st.Closed.Lessons), Fixes: slices.Clone(st.Closed.Fixes)}
+	return merge(closed, st.Open)
 }
 
 // detect names the format of the transcript f.
@@ -158,12 +157,10 @@ func (st *state) read(f *os.File, size int64) error {
 		st.Start, st.Anchor, st.Closed = 0, "", Found{}
 	}
 	lines := &lineReader{r: io.NewSectionReader(f, st.Start, end-st.Start)}
-	stream := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
-	s, err := parser.ParseEach(lines, st.Path, parser.Lookup(st.Format), stream.Add)
+	s, rep, err := analyze(lines, st.Path, parser.Lookup(st.Format))
 	if err != nil {
 		return err
 	}
-	rep := stream.Report(s)
 	delta := 0
 	if st.Anchor != "" {
 		i := slices.IndexFunc(s.Calls, func(c *parser.Call) bool { return c.ID == st.Anchor })
@@ -187,6 +184,38 @@ func (st *state) read(f *os.File, size int64) error {
 	st.Start += lines.offset(c.Pos.Line)
 	st.Anchor, st.AnchorMsg = c.ID, c.Msg+delta
 	return nil
+}
+
+// analyze reads a transcript in format fm from r and analyzes its calls,
+// each as soon as the decoder is done with it, on another core than the
+// decoding's.
+func analyze(r io.Reader, name string, fm *parser.Format) (*parser.Session, *analyzer.SessionReport, error) {
+	stream := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
+	calls := make(chan *parser.Call, 256)
+	done := make(chan struct{})
+	var failed error
+	go func() {
+		defer close(done)
+		// A panic that left this goroutine would end the process with
+		// exit status 2, which blocks the agent's call.
+		defer func() {
+			if r := recover(); r != nil {
+				failed = fmt.Errorf("internal error: %v", r)
+				for range calls {
+				}
+			}
+		}()
+		for c := range calls {
+			stream.Add(c)
+		}
+	}()
+	s, err := parser.ParseEach(r, name, fm, func(c *parser.Call) { calls <- c })
+	close(calls)
+	<-done
+	if err = cmp.Or(err, failed); err != nil {
+		return nil, nil, err
+	}
+	return s, stream.Report(s), nil
 }
 
 // openFrom returns the index of the first call of the report's session
@@ -255,21 +284,22 @@ func split(rep *analyzer.SessionReport, k int) (before, after *analyzer.SessionR
 	return before, after
 }
 
-// merge adds to a what b holds that a does not.
+// merge adds to a what b holds that a does not: a lesson is kept once,
+// where it was first learned; a fix of the same failure replaces the one
+// before, as the context names the latest.
 func merge(a, b Found) Found {
 	for _, l := range b.Lessons {
 		if !slices.ContainsFunc(a.Lessons, func(x Lesson) bool {
-			return x.Target == l.Target && x.Kind == l.Kind && x.Wrong == l.Wrong && x.Right == l.Right && x.Failed == l.Failed
+			return x.Target == l.Target && x.Kind == l.Kind && x.Wrong == l.Wrong && x.Right == l.Right
 		}) {
 			a.Lessons = append(a.Lessons, l)
 		}
 	}
 	for _, f := range b.Fixes {
-		if !slices.ContainsFunc(a.Fixes, func(x Fix) bool {
-			return x.Target == f.Target && x.Message == f.Message && x.Failed == f.Failed
-		}) {
-			a.Fixes = append(a.Fixes, f)
-		}
+		a.Fixes = slices.DeleteFunc(a.Fixes, func(x Fix) bool {
+			return x.Target == f.Target && x.Category == f.Category && x.Message == f.Message && slices.Equal(x.BadFlags, f.BadFlags)
+		})
+		a.Fixes = append(a.Fixes, f)
 	}
 	return a
 }
