@@ -72,7 +72,12 @@ func (c *guardCmd) answer(g *Globals, env *Env) int {
 			done <- answer{err: err}
 			return
 		}
-		reply, err := guard.Guard{Store: guard.Store{Path: storePath(c.Store, env)}}.Handle(p)
+		store := storePath(c.Store, env)
+		if store == "" {
+			done <- answer{err: errNoStore}
+			return
+		}
+		reply, err := guard.Guard{Store: guard.Store{Path: store}}.Handle(p)
 		out, reason, status := p.Answer(reply)
 		done <- answer{out, reason, status, err}
 	}()
@@ -154,7 +159,11 @@ func (c *guardCmd) save(g *Globals, env *Env, file string, old, settings []byte,
 	return nil
 }
 
-// storePath returns the store the --store flag names, or the default one.
+// errNoStore says that there is no folder to keep the store in.
+var errNoStore = errors.New("neither $XDG_DATA_HOME nor $HOME is an absolute path: name the store with --store")
+
+// storePath returns the store the --store flag names, or the default one;
+// "" when there is none.
 func storePath(flag string, env *Env) string {
 	if flag != "" {
 		return flag

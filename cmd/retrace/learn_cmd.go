@@ -19,6 +19,10 @@ type learnCmd struct {
 // corrected it, with the session it was learned from. What was learned
 // before from the same sessions is replaced; other sessions' lessons stay.
 func (c *learnCmd) Run(g *Globals, env *Env) error {
+	store := guard.Store{Path: storePath(c.Store, env)}
+	if store.Path == "" {
+		return errNoStore
+	}
 	c.unread = analyzer.StreamOptions{NoNumbers: true}
 	c.parts = true
 	seen := make(map[string]bool)
@@ -43,7 +47,6 @@ func (c *learnCmd) Run(g *Globals, env *Env) error {
 	if err != nil && !errors.Is(err, errPartial) {
 		return err
 	}
-	store := guard.Store{Path: storePath(c.Store, env)}
 	n, serr := store.Replace(sessions, lessons)
 	if serr != nil {
 		return serr

@@ -227,3 +227,27 @@ func TestTrackerRewritten(t *testing.T) {
 		t.Fatalf("the cut transcript teaches %v, %v", f.Lessons, err)
 	}
 }
+
+// TestStoreFor checks that the store finds a target's lessons, whatever
+// characters its name holds, and replaces a session's lessons.
+func TestStoreFor(t *testing.T) {
+	st := Store{Path: filepath.Join(t.TempDir(), "lessons.jsonl")}
+	lessons := []Lesson{
+		{Target: "a&b<c>.py", Kind: "flag", Wrong: "--x", Session: "/s/1.jsonl"},
+		{Target: "é \"q\".py", Kind: "flag", Wrong: "--y", Session: "/s/1.jsonl"},
+		{Target: "a&b<c>.py", Kind: "flag", Wrong: "--z", Session: "/s/2.jsonl"},
+	}
+	if n, err := st.Replace(nil, lessons); n != 3 || err != nil {
+		t.Fatalf("Replace: %d, %v", n, err)
+	}
+	for _, target := range []string{"a&b<c>.py", "é \"q\".py"} {
+		got, err := st.For(target)
+		want := slices.DeleteFunc(slices.Clone(lessons), func(l Lesson) bool { return l.Target != target })
+		if err != nil || !slices.EqualFunc(got, want, func(a, b Lesson) bool { return a.Wrong == b.Wrong }) {
+			t.Errorf("For(%q) = %v, %v; want %v", target, got, err, want)
+		}
+	}
+	if n, err := st.Replace([]string{"/s/1.jsonl"}, lessons[2:]); n != 2 || err != nil {
+		t.Fatalf("Replace again: %d, %v", n, err)
+	}
+}

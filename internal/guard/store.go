@@ -23,11 +23,16 @@ type Store struct {
 }
 
 // DefaultStore returns the path of the store: lessons.jsonl in
-// $XDG_DATA_HOME/retrace, or in ~/.local/share/retrace.
+// $XDG_DATA_HOME/retrace, or in ~/.local/share/retrace; "" when neither
+// variable holds an absolute path.
 func DefaultStore(getenv func(string) string) string {
 	dir := getenv("XDG_DATA_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".local", "share")
+	if !filepath.IsAbs(dir) {
+		home := getenv("HOME")
+		if !filepath.IsAbs(home) {
+			return ""
+		}
+		dir = filepath.Join(home, ".local", "share")
 	}
 	return filepath.Join(dir, "retrace", "lessons.jsonl")
 }
@@ -48,11 +53,14 @@ func (st Store) For(target string) ([]Lesson, error) {
 		return nil, err
 	}
 	defer f.Close()
-	key, err := json.Marshal(target)
-	if err != nil {
+	// The prefix is written as Replace writes lines.
+	var key bytes.Buffer
+	enc := json.NewEncoder(&key)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(target); err != nil {
 		return nil, err
 	}
-	prefix := append(append([]byte(`{"target":`), key...), ',')
+	prefix := append(append([]byte(`{"target":`), bytes.TrimSuffix(key.Bytes(), []byte("\n"))...), ',')
 	var out []Lesson
 	err = eachLine(f, func(line []byte) {
 		// Lines are written target first: the others are passed over
