@@ -121,7 +121,7 @@ func TestTrackerGrowing(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for file, data := range inputs {
-		step := max(4096, len(data)/40)
+		step := max(4096, len(data)/30)
 		dir := t.TempDir()
 		path := filepath.Join(dir, filepath.Base(file))
 		tr := Tracker{Dir: filepath.Join(dir, "state")}
@@ -152,7 +152,7 @@ func long(t *testing.T, format string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	first := synth.Corpus(7, 0)
-	for n := range 6 {
+	for n := range 4 {
 		s := synth.Corpus(7, n)
 		s.ID, s.Cwd = first.ID, first.Cwd
 		s.Seed = fmt.Sprintf("%s/part/%d", first.ID, n)
