@@ -96,6 +96,8 @@ Examples:
   retrace lessons -f markdown .         lessons to paste into AGENTS.md
   retrace show session.jsonl 33         the story of the failure at msg 33
   retrace report -f html -o pm.html .   a post-mortem page to share
+  retrace learn                         keep the lessons for retrace guard
+  retrace guard --install claude-code   the hooks that stop repeated mistakes
 
 Exit status: 0 on success (findings are not failures); 1 when some input
 could not be read, the rest still reported; 2 on a usage error.`
