@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -410,4 +411,18 @@ func parsedCall(rep *analyzer.SessionReport, c *parser.Call) *parser.Call {
 		}
 	}
 	return nil
+}
+
+// TestGuardTimeout checks that a guard that has no answer in time lets the
+// call go on: here its standard input never ends.
+func TestGuardTimeout(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	var stdout, stderr bytes.Buffer
+	env := &Env{Stdin: r, Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	c := &guardCmd{Agent: "auto", Store: filepath.Join(t.TempDir(), "lessons.jsonl"), Timeout: 50 * time.Millisecond}
+	if status := c.answer(&Globals{}, env); status != 0 || stdout.Len() != 0 ||
+		stderr.String() != "retrace guard: no answer after 50ms; the call goes on\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", status, stdout.String(), stderr.String())
+	}
 }
