@@ -357,47 +357,59 @@ func TestGuardCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each session is replayed on its own, in parallel.
+	type count struct{ calls, blocks, stopped, told int }
+	counts := make([]count, len(sessions))
+	t.Run("sessions", func(t *testing.T) {
+		for i, s := range sessions {
+			t.Run(filepath.Base(s.path), func(t *testing.T) {
+				t.Parallel()
+				var others []guard.Lesson
+				for j, o := range sessions {
+					if j != i {
+						others = append(others, o.learnt...)
+					}
+				}
+				store := guard.Store{Path: filepath.Join(t.TempDir(), "lessons.jsonl")}
+				if _, err := store.Replace(nil, others); err != nil {
+					t.Fatal(err)
+				}
+				agent := ""
+				if slices.Contains(guard.Agents, s.format) {
+					agent = s.format
+				}
+				failed := make(map[*parser.Call]*analyzer.Failure)
+				for _, f := range s.rep.Failures {
+					failed[f.Call()] = f
+				}
+				n := &counts[i]
+				for _, r := range replay(t, agent, s.path, store.Path) {
+					n.calls++
+					if r.context != "" {
+						n.told++
+						t.Logf("msg %d: told %q", r.call.Msg, r.context)
+					}
+					if r.status != 2 {
+						continue
+					}
+					n.blocks++
+					f := failed[parsedCall(s.rep, r.call)]
+					switch {
+					case f == nil:
+						t.Errorf("msg %d: a call that succeeded is blocked: %s\n\t%s", r.call.Msg, r.reason, r.call.Command)
+					case f.Category == analyzer.CLIUsage && slices.ContainsFunc(f.BadFlags, func(b string) bool { return strings.Contains(r.reason, "not "+b+" ") }):
+						n.stopped++
+						t.Logf("msg %d: stopped a repeated mistake: %s", r.call.Msg, r.reason)
+					default:
+						t.Logf("msg %d: blocked a call that failed (%s: %s): %s", r.call.Msg, f.Category, f.Message, r.reason)
+					}
+				}
+			})
+		}
+	})
 	var calls, blocks, stopped, told int
-	for i, s := range sessions {
-		var others []guard.Lesson
-		for j, o := range sessions {
-			if j != i {
-				others = append(others, o.learnt...)
-			}
-		}
-		store := guard.Store{Path: filepath.Join(t.TempDir(), "lessons.jsonl")}
-		if _, err := store.Replace(nil, others); err != nil {
-			t.Fatal(err)
-		}
-		agent := ""
-		if slices.Contains(guard.Agents, s.format) {
-			agent = s.format
-		}
-		failed := make(map[*parser.Call]*analyzer.Failure)
-		for _, f := range s.rep.Failures {
-			failed[f.Call()] = f
-		}
-		for _, r := range replay(t, agent, s.path, store.Path) {
-			calls++
-			if r.context != "" {
-				told++
-				t.Logf("%s msg %d: told %q", filepath.Base(s.path), r.call.Msg, r.context)
-			}
-			if r.status != 2 {
-				continue
-			}
-			blocks++
-			f := failed[parsedCall(s.rep, r.call)]
-			switch {
-			case f == nil:
-				t.Errorf("%s msg %d: a call that succeeded is blocked: %s\n\t%s", s.path, r.call.Msg, r.reason, r.call.Command)
-			case f.Category == analyzer.CLIUsage && slices.ContainsFunc(f.BadFlags, func(b string) bool { return strings.Contains(r.reason, "not "+b+" ") }):
-				stopped++
-				t.Logf("%s msg %d: stopped a repeated mistake: %s", filepath.Base(s.path), r.call.Msg, r.reason)
-			default:
-				t.Logf("%s msg %d: blocked a call that failed (%s: %s): %s", filepath.Base(s.path), r.call.Msg, f.Category, f.Message, r.reason)
-			}
-		}
+	for _, n := range counts {
+		calls, blocks, stopped, told = calls+n.calls, blocks+n.blocks, stopped+n.stopped, told+n.told
 	}
 	t.Logf("%d sessions, %d shell calls: %d blocked, %d of them repeated mistakes; context given %d times", len(sessions), calls, blocks, stopped, told)
 }

@@ -28,9 +28,14 @@ func TestMain(m *testing.M) {
 }
 
 // TestScript runs the command-line tests in testdata/script. $TESTDATA is
-// the repository's testdata folder.
+// the repository's testdata folder; $GUARDDATA holds the agents' hook
+// payloads of testdata/guard.
 func TestScript(t *testing.T) {
 	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarddata, err := filepath.Abs(filepath.Join("testdata", "guard"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +45,7 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESTDATA", testdata)
+			e.Setenv("GUARDDATA", guarddata)
 			// $ESC and $BEL put raw control characters in arguments,
 			// which a script cannot write otherwise.
 			e.Setenv("ESC", "\x1b")

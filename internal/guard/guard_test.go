@@ -17,7 +17,8 @@ import (
 	"github.com/retrace-dev/retrace/parser"
 )
 
-// TestReadPayload reads the payloads of testdata/guard: each agent is
+// TestReadPayload reads the payloads of cmd/retrace/testdata/guard, which
+// the command's scripts use too: each agent is
 // recognized, and the command, output and exit code are found.
 func TestReadPayload(t *testing.T) {
 	tests := []struct {
@@ -35,7 +36,7 @@ func TestReadPayload(t *testing.T) {
 		{"gemini/after-failure.json", Gemini, "AfterTool", true, true, 2},
 	}
 	for _, tt := range tests {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "guard", tt.file))
+		b, err := os.ReadFile(filepath.Join("..", "..", "cmd", "retrace", "testdata", "guard", tt.file))
 		if err != nil {
 			t.Fatal(err)
 		}
