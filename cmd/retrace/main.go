@@ -13,6 +13,8 @@
 //	retrace show FILE [CALL]      one failure chain told as a story
 //	retrace report [PATH...]      a post-mortem in Markdown or HTML (-f html -o FILE)
 //	retrace formats               the transcript formats retrace reads
+//	retrace learn [PATH...]       keep the lessons for retrace guard
+//	retrace guard                 answer an agent's hook: block a repeated mistake
 //
 // A PATH is a transcript file, a directory searched recursively, or "-" for
 // standard input. With no PATH, retrace reads the agents' default
@@ -49,6 +51,8 @@ type CLI struct {
 	Report  reportCmd  `cmd:"" help:"Write a post-mortem to share, in Markdown or as a self-contained HTML page: per session what failed, what fixed it, what it cost and what the benchmarks showed."`
 	Show    showCmd    `cmd:"" help:"Tell the failure chains of one transcript as stories: the failed command, the error, the calls between, the fix, what changed and what it cost."`
 	Formats formatsCmd `cmd:"" help:"List the transcript formats retrace reads and how it recognizes them."`
+	Learn   learnCmd   `cmd:"" help:"Keep the lessons of the transcripts (flags and values a program rejected, and what corrected them) in the store retrace guard reads."`
+	Guard   guardCmd   `cmd:"" help:"Answer an agent's hook before and after each tool call: block a shell call that repeats a corrected mistake, and hand back the earlier fix after a failure; --install sets the hooks up."`
 }
 
 // Globals are the flags every command takes.
@@ -92,6 +96,8 @@ Examples:
   retrace lessons -f markdown .         lessons to paste into AGENTS.md
   retrace show session.jsonl 33         the story of the failure at msg 33
   retrace report -f html -o pm.html .   a post-mortem page to share
+  retrace learn                         keep the lessons for retrace guard
+  retrace guard --install claude-code   the hooks that stop repeated mistakes
 
 Exit status: 0 on success (findings are not failures); 1 when some input
 could not be read, the rest still reported; 2 on a usage error.`
@@ -150,6 +156,11 @@ func run(args []string, env *Env) (status int) {
 	if err != nil {
 		sayError(env.Stderr, "retrace: error: ", err)
 		say(env.Stderr, `Run "retrace --help" for usage.`)
+		if len(args) > 0 && args[0] == "guard" {
+			// An agent takes the guard's exit status 2 to block the
+			// call: a mistake in its command line must not.
+			return 0
+		}
 		return 2
 	}
 	stop, err := cli.Profiles.start()
@@ -161,9 +172,12 @@ func run(args []string, env *Env) (status int) {
 	if perr := stop(); perr != nil && err == nil {
 		err = perr
 	}
+	var guarded guardStatus
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &guarded):
+		return int(guarded)
 	case errors.Is(err, errPartial):
 		return 1
 	case errors.As(err, new(usageError)):

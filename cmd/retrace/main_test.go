@@ -32,9 +32,14 @@ func TestMain(m *testing.M) {
 }
 
 // TestScript runs the command-line tests in testdata/script. $TESTDATA is
-// the repository's testdata folder.
+// the repository's testdata folder; $GUARDDATA holds the agents' hook
+// payloads of testdata/guard.
 func TestScript(t *testing.T) {
 	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guarddata, err := filepath.Abs(filepath.Join("testdata", "guard"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +49,7 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESTDATA", testdata)
+			e.Setenv("GUARDDATA", guarddata)
 			// $ESC and $BEL put raw control characters in arguments,
 			// which a script cannot write otherwise.
 			e.Setenv("ESC", "\x1b")
@@ -155,6 +161,20 @@ func TestScript(t *testing.T) {
 						ts.Check(err)
 					}
 				}
+			},
+			// cut IN N OUT writes the first N records of the transcript
+			// IN to OUT: its first N messages when it is one JSON
+			// document with "messages" (Gemini CLI's), else its first N
+			// lines. A session is made as it was while it ran.
+			"cut": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: cut IN N OUT")
+				}
+				n, err := strconv.Atoi(args[1])
+				ts.Check(err)
+				out, err := cutTranscript([]byte(ts.ReadFile(args[0])), n)
+				ts.Check(err)
+				ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
 			},
 			// exits N cmd args... runs cmd and checks its exit status is N.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
