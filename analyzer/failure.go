@@ -639,12 +639,16 @@ func firstWord(s string) string {
 	return f[0]
 }
 
-// cut shortens s to at most n runes, marking the cut with an ellipsis.
+// cut shortens s to at most n runes, marking the cut with an ellipsis,
+// which counts as one of them.
 func cut(s string, n int) string {
-	i := 0
+	i, last := 0, 0 // last: where rune n-1 starts
 	for j := range s {
+		if i == n-1 {
+			last = j
+		}
 		if i == n {
-			return s[:j] + "…"
+			return s[:last] + "…"
 		}
 		i++
 	}

@@ -243,3 +243,22 @@ func FuzzStripEscapes(f *testing.F) {
 		}
 	})
 }
+
+// TestCut checks that cut keeps at most n runes, the ellipsis included,
+// as its doc says.
+func TestCut(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "ab…"},
+		{"héllo wörld", 5, "héll…"},
+		{"", 1, ""},
+	} {
+		if got := cut(tt.s, tt.n); got != tt.want {
+			t.Errorf("cut(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
