@@ -3,12 +3,12 @@ package analyzer
 import (
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
 )
 
@@ -275,19 +275,15 @@ func (t *benchText) claim(from, to int) {
 // claimAll marks every line as read: the output is the tool's alone.
 func (t *benchText) claimAll() { t.claim(0, len(t.lines)) }
 
-// ansiRE matches terminal escape sequences.
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
-
 // maxLine bounds the lines read: longer ones (JSON documents, minified
 // code, base64) hold no results and are read as blank.
 const maxLine = 4096
 
 // outputLines splits an output into the lines a terminal would show: the
-// text after a line's last carriage return, without escape sequences.
+// text after a line's last carriage return, without escape sequences (see
+// termtext.EscapeLen).
 func outputLines(out string) []string {
-	if strings.Contains(out, "\x1b") {
-		out = ansiRE.ReplaceAllString(out, "")
-	}
+	out = termtext.StripEscapes(out)
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		l = strings.TrimRight(l, "\r")

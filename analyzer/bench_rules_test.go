@@ -214,3 +214,22 @@ func TestBenchLines(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapesReadAlike checks that failure diagnosis and benchmark reading
+// take the same escape sequences out of an output: an xterm key mode
+// ("\x1b[>4;2m"), a character set ("\x1b(B", which tput sgr0 prints), a
+// saved cursor ("\x1b7") and a title without its terminator.
+func TestEscapesReadAlike(t *testing.T) {
+	const escapes = "\x1b[>4;2m\x1b(B\x1b7"
+	bench := markedLines(callBench(ParseCommand("python3 b.py"),
+		escapes+"Throughput:\x1b[0m 86.8 tok/s\n\x1b]0;done", BenchOptions{}))
+	if want := []string{"Throughput = 86.8 tok/s"}; !slices.Equal(bench, want) {
+		t.Errorf("numbers = %q, want %q", bench, want)
+	}
+	c := &parser.Call{Kind: parser.Shell, Command: "make", Exit: ptr(2),
+		Output: escapes + "make: *** No rule to make target 'x'.  Stop.\n"}
+	d := Diagnose(c, ParseCommand(c.Command))
+	if d == nil || d.Parser != "make" || d.Message != "No rule to make target 'x'." {
+		t.Errorf("Diagnose = %+v, want make's usage error", d)
+	}
+}

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"regexp"
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // Build tools and linters that report a failure in words of their own, not
@@ -42,18 +44,18 @@ func matchElixir(out string, cmd *Command, _ bool) *Diagnosis {
 		if d := elixirDiagnostic(out[:loc[0]], "error"); d != "" {
 			msg = d
 		}
-		return &Diagnosis{Category: BuildError, Message: cut(msg, 200)}
+		return &Diagnosis{Category: BuildError, Message: termtext.Cut(msg, 200)}
 	}
 	if loc := elixirWarningsRE.FindStringIndex(out); loc != nil {
 		msg := out[loc[0]:loc[1]]
 		if d := elixirDiagnostic(out[:loc[0]], "warning"); d != "" {
 			msg = d
 		}
-		return &Diagnosis{Category: BuildError, Message: cut(msg, 200)}
+		return &Diagnosis{Category: BuildError, Message: termtext.Cut(msg, 200)}
 	}
 	if m := mixRE.FindStringSubmatch(out); m != nil {
 		msg := strings.TrimSpace(m[1])
-		d := &Diagnosis{Message: cut(msg, 200)}
+		d := &Diagnosis{Message: termtext.Cut(msg, 200)}
 		switch {
 		case strings.HasPrefix(msg, "Could not start application"):
 			d.Category = Exception
@@ -75,8 +77,8 @@ func matchElixir(out string, cmd *Command, _ bool) *Diagnosis {
 	}
 	if m := elixirExceptionRE.FindStringSubmatch(out); m != nil {
 		msg := strings.TrimSpace(m[2])
-		return &Diagnosis{Category: Exception, Message: cut(m[1]+": "+msg, 200),
-			Exception: &ExceptionInfo{Type: m[1], Message: cut(msg, 200)}}
+		return &Diagnosis{Category: Exception, Message: termtext.Cut(m[1]+": "+msg, 200),
+			Exception: &ExceptionInfo{Type: m[1], Message: termtext.Cut(msg, 200)}}
 	}
 	return nil
 }
@@ -126,7 +128,7 @@ func matchDialyzer(out string, _ *Command, _ bool) *Diagnosis {
 	if msg == "" {
 		msg = "done (warnings were emitted)"
 	}
-	return &Diagnosis{Category: BuildError, Message: cut(strings.TrimSpace(msg), 200)}
+	return &Diagnosis{Category: BuildError, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 }
 
 var (
@@ -148,7 +150,7 @@ func matchCredo(out string, _ *Command, _ bool) *Diagnosis {
 	if i := credoIssueRE.FindStringSubmatch(out); i != nil {
 		msg = i[3] + ": [" + i[1] + "] " + strings.TrimSpace(i[2])
 	}
-	return &Diagnosis{Category: BuildError, Message: cut(msg, 200)}
+	return &Diagnosis{Category: BuildError, Message: termtext.Cut(msg, 200)}
 }
 
 var (
@@ -182,7 +184,7 @@ func matchESLint(out string, _ *Command, _ bool) *Diagnosis {
 			msg = file + ":" + msg
 		}
 	}
-	return &Diagnosis{Category: BuildError, Message: cut(msg, 200)}
+	return &Diagnosis{Category: BuildError, Message: termtext.Cut(msg, 200)}
 }
 
 // eslintFile returns the file ESLint names above its problems: the last
@@ -212,7 +214,7 @@ var (
 // or its verdict.
 func matchMSBuild(out string, _ *Command, _ bool) *Diagnosis {
 	if m := msbuildErrorRE.FindStringSubmatch(out); m != nil {
-		return &Diagnosis{Category: BuildError, Message: cut(strings.TrimSpace(m[1]), 200)}
+		return &Diagnosis{Category: BuildError, Message: termtext.Cut(strings.TrimSpace(m[1]), 200)}
 	}
 	if s := msbuildFailedRE.FindString(out); s != "" {
 		return &Diagnosis{Category: BuildError, Message: s}
@@ -258,7 +260,7 @@ func matchGradle(out string, _ *Command, _ bool) *Diagnosis {
 	default:
 		d.Message = gradleFailedRE.FindString(out)
 	}
-	d.Message = cut(d.Message, 200)
+	d.Message = termtext.Cut(d.Message, 200)
 	return d
 }
 
@@ -281,7 +283,7 @@ func matchMaven(out string, _ *Command, _ bool) *Diagnosis {
 		return nil
 	}
 	if m := mavenPhaseRE.FindStringSubmatch(out); m != nil {
-		return &Diagnosis{Category: CLIUsage, Parser: "maven", Message: cut(m[1], 200), BadFlags: []string{m[2]}}
+		return &Diagnosis{Category: CLIUsage, Parser: "maven", Message: termtext.Cut(m[1], 200), BadFlags: []string{m[2]}}
 	}
 	d := &Diagnosis{Category: BuildError}
 	if m := mavenCompileRE.FindStringSubmatch(out); m != nil {
@@ -296,7 +298,7 @@ func matchMaven(out string, _ *Command, _ bool) *Diagnosis {
 	} else {
 		d.Message = "BUILD FAILURE"
 	}
-	d.Message = cut(strings.TrimSpace(d.Message), 200)
+	d.Message = termtext.Cut(strings.TrimSpace(d.Message), 200)
 	return d
 }
 
@@ -322,22 +324,22 @@ func matchMake(out string, _ *Command, _ bool) *Diagnosis {
 	line := strings.TrimSpace(out[m[0]:m[1]])
 	switch {
 	case m[4] >= 0: // an error in the Makefile
-		return &Diagnosis{Category: BuildError, Message: cut(out[m[4]:m[5]], 200)}
+		return &Diagnosis{Category: BuildError, Message: termtext.Cut(out[m[4]:m[5]], 200)}
 	case m[2] >= 0:
 		stop := strings.TrimSpace(out[m[2]:m[3]])
 		if r := makeNoRuleRE.FindStringSubmatch(stop); r != nil {
 			if r[2] != "" {
-				return &Diagnosis{Category: MissingFile, Message: cut(stop, 200)}
+				return &Diagnosis{Category: MissingFile, Message: termtext.Cut(stop, 200)}
 			}
-			return &Diagnosis{Category: CLIUsage, Parser: "make", Message: cut(stop, 200), BadFlags: []string{r[1]}}
+			return &Diagnosis{Category: CLIUsage, Parser: "make", Message: termtext.Cut(stop, 200), BadFlags: []string{r[1]}}
 		}
-		return &Diagnosis{Category: BuildError, Message: cut(line, 200)}
+		return &Diagnosis{Category: BuildError, Message: termtext.Cut(line, 200)}
 	}
 	msg := line
 	if l := failureWordLine(out[:m[0]]); l != "" {
 		msg = l
 	}
-	return &Diagnosis{Category: makeCategory(line), Message: cut(msg, 200)}
+	return &Diagnosis{Category: makeCategory(line), Message: termtext.Cut(msg, 200)}
 }
 
 // makeTargetRE reads the target of make's "*** [Makefile:12: all] Error 1".
@@ -377,7 +379,7 @@ func failureWordLine(out string) string {
 	lines := strings.Split(out, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		if l := strings.TrimSpace(lines[i]); l != "" && failureWordRE.MatchString(l) {
-			return cut(l, 200)
+			return termtext.Cut(l, 200)
 		}
 	}
 	return ""

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"slices"
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // This file recognizes the usage errors of command-line parsers whose
@@ -29,7 +31,7 @@ func matchArgparse(out string, _ *Command, _ bool) *Diagnosis {
 		if usage == "" && (!strings.HasSuffix(prog, ".py") || strings.ContainsAny(prog, " \t")) {
 			continue // without its usage line, only "script.py: error:" will do
 		}
-		d := &Diagnosis{Category: CLIUsage, Parser: "argparse", Message: cut(msg, 200)}
+		d := &Diagnosis{Category: CLIUsage, Parser: "argparse", Message: termtext.Cut(msg, 200)}
 		d.ValidFlags = usageFlags(usage)
 		explainArgparse(d, msg)
 		return d
@@ -131,7 +133,7 @@ func matchTyper(out string, _ *Command, _ bool) *Diagnosis {
 // wordings of click 7 and 8: "No such option: -x", "No such option
 // '--format'. Did you mean '--fmt'?".
 func clickDiagnosis(parser, msg string) *Diagnosis {
-	d := &Diagnosis{Category: CLIUsage, Parser: parser, Message: cut(msg, 200)}
+	d := &Diagnosis{Category: CLIUsage, Parser: parser, Message: termtext.Cut(msg, 200)}
 	quoted := func() string {
 		if q := quotedRE.FindStringSubmatch(msg); q != nil {
 			return q[1]
@@ -221,7 +223,7 @@ func matchClap(out string, _ *Command, _ bool) *Diagnosis {
 }
 
 func clapDiagnosis(d *Diagnosis, msg, out string) *Diagnosis {
-	d.Category, d.Parser, d.Message = CLIUsage, "clap", cut(msg, 200)
+	d.Category, d.Parser, d.Message = CLIUsage, "clap", termtext.Cut(msg, 200)
 	d.ValidFlags = usageFlags(usageBlock(out, "Usage: "))
 	return d
 }
@@ -279,11 +281,11 @@ func matchHfArgparser(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 		return nil
 	}
 	msg := strings.Join(strings.Fields(m[1]), " ")
-	d := &Diagnosis{Category: CLIUsage, Parser: "hfargparser", Message: cut(msg, 200)}
+	d := &Diagnosis{Category: CLIUsage, Parser: "hfargparser", Message: termtext.Cut(msg, 200)}
 	d.BadFlags = flagWords(listWords(msg[strings.IndexByte(msg, '['):]))
 	if t := matchTraceback(out, cmd, false); t != nil && t.Exception != nil {
 		d.Exception = t.Exception
-		d.Exception.Message = cut(msg, 200)
+		d.Exception.Message = termtext.Cut(msg, 200)
 		d.Exception.Innermost = ""
 	}
 	return d
@@ -393,10 +395,10 @@ var (
 // its own words and printed its usage, or printed only its usage.
 func matchUsageText(out string, _ *Command, _ bool) *Diagnosis {
 	if m := windowsInvalidRE.FindString(out); m != "" {
-		return &Diagnosis{Category: CLIUsage, Parser: "windows", Message: cut(strings.TrimSpace(m), 200)}
+		return &Diagnosis{Category: CLIUsage, Parser: "windows", Message: termtext.Cut(strings.TrimSpace(m), 200)}
 	}
 	if m := usageRejectRE.FindString(out); m != "" && anyUsageRE.MatchString(out) {
-		return &Diagnosis{Category: CLIUsage, Parser: "usage", Message: cut(strings.TrimSpace(m), 200)}
+		return &Diagnosis{Category: CLIUsage, Parser: "usage", Message: termtext.Cut(strings.TrimSpace(m), 200)}
 	}
 	if m := busyboxUsageRE.FindStringSubmatch(out); m != nil {
 		return &Diagnosis{Category: CLIUsage, Parser: "busybox", Message: m[1] + " printed its usage: BusyBox's " + m[1] + " does not take these arguments"}

@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 var (
@@ -98,7 +100,7 @@ func matchTraceback(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 && !(runsPython(cmd) && notSurvived(cmd, frames, lines[i+1:])) {
 		return nil
 	}
-	exc := &ExceptionInfo{Type: m[1], Message: cut(strings.TrimSpace(m[2]), 200)}
+	exc := &ExceptionInfo{Type: m[1], Message: termtext.Cut(strings.TrimSpace(m[2]), 200)}
 	if f, ok := projectFrame(frames); ok {
 		exc.File, exc.Line, exc.Func = f.File, f.Line, f.Func
 		if last := frames[len(frames)-1]; last.File != f.File || last.Line != f.Line {
@@ -111,7 +113,7 @@ func matchTraceback(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 	if exc.Message != "" {
 		msg += ": " + exc.Message
 	}
-	d := &Diagnosis{Category: cat, Message: cut(msg, 200), Exception: exc}
+	d := &Diagnosis{Category: cat, Message: termtext.Cut(msg, 200), Exception: exc}
 	if mm := noModuleRE.FindStringSubmatch(exc.Message); mm != nil && (short == "ModuleNotFoundError" || short == "ImportError") {
 		d.Module = mm[1]
 	}
@@ -168,8 +170,8 @@ func matchSyntaxError(out string) *Diagnosis {
 	}
 	typ, msg, _ := strings.Cut(m[3], ": ")
 	n, _ := strconv.Atoi(m[2])
-	exc := &ExceptionInfo{Type: typ, Message: cut(strings.TrimSpace(msg), 200), File: m[1], Line: n}
-	return &Diagnosis{Category: Exception, Message: cut(strings.TrimSpace(m[3]), 200), Exception: exc}
+	exc := &ExceptionInfo{Type: typ, Message: termtext.Cut(strings.TrimSpace(msg), 200), File: m[1], Line: n}
+	return &Diagnosis{Category: Exception, Message: termtext.Cut(strings.TrimSpace(m[3]), 200), Exception: exc}
 }
 
 // noModuleToRunRE finds an interpreter that did not find the module -m
@@ -186,7 +188,7 @@ func matchNoModule(out string) *Diagnosis {
 		return nil
 	}
 	exc := &ExceptionInfo{Type: "ModuleNotFoundError", Message: "No module named '" + m[1] + "'"}
-	return &Diagnosis{Category: Exception, Message: cut(strings.TrimSpace(m[0]), 200), Exception: exc, Module: m[1]}
+	return &Diagnosis{Category: Exception, Message: termtext.Cut(strings.TrimSpace(m[0]), 200), Exception: exc, Module: m[1]}
 }
 
 // projectFrame returns the innermost frame outside installed packages and

@@ -1,6 +1,10 @@
 package analyzer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
+)
 
 // maxExcerpt bounds the lines of an excerpt.
 const maxExcerpt = 12
@@ -13,7 +17,7 @@ func (f *Failure) Excerpt() []string { return f.excerpt }
 
 // excerptOf finds the Excerpt of f in output, the failed call's output.
 func excerptOf(f *Failure, output string) []string {
-	lines := strings.Split(strings.TrimRight(stripEscapes(output), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(termtext.StripEscapes(output), "\n"), "\n")
 	start, end := -1, -1
 	switch {
 	case f.Category == CLIUsage:
@@ -46,7 +50,7 @@ func excerptOf(f *Failure, output string) []string {
 	var out []string
 	for _, l := range lines[start : end+1] {
 		if l = strings.TrimRight(l, " \t\r"); l != "" || len(out) > 0 {
-			out = append(out, cut(l, 200))
+			out = append(out, termtext.Cut(l, 200))
 		}
 	}
 	return out

@@ -1,6 +1,10 @@
 package analyzer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
+)
 
 // matchUnexpanded recognizes a line whose command substitutions the shell
 // printed as they were written, their variables emptied ("$(basename )"
@@ -13,7 +17,7 @@ func matchUnexpanded(out string, cmd *Command, _ bool) *Diagnosis {
 	}
 	for _, name := range substitutions(cmd.Line) {
 		if i := strings.Index(out, "$("+name); i >= 0 {
-			return &Diagnosis{Category: ShellSyntax, Message: cut(strings.TrimSpace(lineAt(out, i)), 200) + " (the shell printed $(" + name + " …) instead of running it)"}
+			return &Diagnosis{Category: ShellSyntax, Message: termtext.Cut(strings.TrimSpace(lineAt(out, i)), 200) + " (the shell printed $(" + name + " …) instead of running it)"}
 		}
 	}
 	return nil

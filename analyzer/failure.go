@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
 )
 
@@ -227,7 +228,7 @@ var viewers = map[string]bool{
 // that succeeded. cmd is c's parsed command, nil for tools other than the
 // shell.
 func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
-	out := stripNoise(stripEscapes(c.Output))
+	out := stripNoise(termtext.StripEscapes(c.Output))
 	switch c.Status {
 	case "running", "no-result":
 		return nil // not finished when the transcript ends: no outcome to judge
@@ -477,7 +478,7 @@ func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagno
 	return func(out string, _ *Command, _ bool) *Diagnosis {
 		for _, re := range res {
 			if m := re.FindString(out); m != "" {
-				return &Diagnosis{Category: cat, Message: cut(strings.TrimSpace(m), 200)}
+				return &Diagnosis{Category: cat, Message: termtext.Cut(strings.TrimSpace(m), 200)}
 			}
 		}
 		return nil
@@ -568,7 +569,7 @@ func toolErrorMessage(out string) string {
 	if strings.HasSuffix(m, "following issue:") || strings.HasSuffix(m, "following issues:") {
 		_, rest, _ := strings.Cut(out, "\n")
 		if next := firstLine(rest); next != "" {
-			m = cut(m+" "+next, 200)
+			m = termtext.Cut(m+" "+next, 200)
 		}
 	}
 	return m
@@ -587,7 +588,7 @@ func stripToolError(s string) string {
 func firstLine(s string) string {
 	for l := range strings.Lines(s) {
 		if l = strings.TrimSpace(l); l != "" {
-			return cut(l, 200)
+			return termtext.Cut(l, 200)
 		}
 	}
 	return ""
@@ -613,13 +614,13 @@ func failureLine(out string) string {
 			continue
 		}
 		if failureWordRE.MatchString(l) {
-			return cut(l, 200)
+			return termtext.Cut(l, 200)
 		}
 		if last == "" {
 			last = l
 		}
 	}
-	return cut(last, 200)
+	return termtext.Cut(last, 200)
 }
 
 // lastLine returns the last non-blank line of s, cut to 200 runes.
@@ -628,7 +629,7 @@ func lastLine(s string) string {
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		s = s[i+1:]
 	}
-	return cut(strings.TrimSpace(s), 200)
+	return termtext.Cut(strings.TrimSpace(s), 200)
 }
 
 func firstWord(s string) string {
@@ -639,89 +640,6 @@ func firstWord(s string) string {
 	return f[0]
 }
 
-// cut shortens s to at most n runes, marking the cut with an ellipsis,
-// which counts as one of them.
-func cut(s string, n int) string {
-	i, last := 0, 0 // last: where rune n-1 starts
-	for j := range s {
-		if i == n-1 {
-			last = j
-		}
-		if i == n {
-			return s[:last] + "…"
-		}
-		i++
-	}
-	return s
-}
-
 var numberRE = regexp.MustCompile(`^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$`)
 
 func isNumber(s string) bool { return numberRE.MatchString(s) }
-
-// stripEscapes removes terminal escape sequences, which programs print in
-// colour even into pipes: colours, cursor moves, OSC titles and links.
-func stripEscapes(s string) string {
-	i := strings.IndexByte(s, '\x1b')
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	last := 0
-	for i >= 0 {
-		next := i + 1
-		if n := escapeLen(s[i:]); n > 0 {
-			b.WriteString(s[last:i])
-			last, next = i+n, i+n
-		}
-		i = strings.IndexByte(s[next:], '\x1b')
-		if i >= 0 {
-			i += next
-		}
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// escapeLen returns the length of the escape sequence s starts with, or 0
-// when it starts with none. The sequences are those the expression
-//
-//	\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])
-//
-// matches: a CSI sequence, an OSC one to its terminator or to the next
-// escape, or an escape and one byte.
-func escapeLen(s string) int {
-	if len(s) < 2 || s[0] != '\x1b' {
-		return 0
-	}
-	switch c := s[1]; {
-	case c == '[':
-		i := 2
-		for i < len(s) && '0' <= s[i] && s[i] <= '?' {
-			i++
-		}
-		for i < len(s) && ' ' <= s[i] && s[i] <= '/' {
-			i++
-		}
-		if i < len(s) && '@' <= s[i] && s[i] <= '~' {
-			return i + 1
-		}
-		return 0
-	case c == ']':
-		i := 2
-		for i < len(s) && s[i] != '\x07' && s[i] != '\x1b' {
-			i++
-		}
-		switch {
-		case i < len(s) && s[i] == '\x07':
-			return i + 1
-		case i+1 < len(s) && s[i] == '\x1b' && s[i+1] == '\\':
-			return i + 2
-		}
-		return i
-	case '@' <= c && c <= 'Z', '\\' <= c && c <= '_':
-		return 2
-	}
-	return 0
-}

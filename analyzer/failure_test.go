@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,64 +200,6 @@ func TestREADMERules(t *testing.T) {
 	for _, c := range Categories {
 		if !strings.Contains(string(readme), "| `"+string(c)+"` |") {
 			t.Errorf("README.md's table of categories lacks %q", c)
-		}
-	}
-}
-
-// escapeRE is the expression stripEscapes removes the matches of.
-var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
-
-var escapeTexts = []string{
-	"",
-	"\x1b",
-	"plain",
-	"\x1b[31merror\x1b[0m: x",
-	"\x1b[1;2 q\x1b[?25l\x1b[",
-	"\x1b[12",
-	"\x1b]0;title\x07rest",
-	"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",
-	"\x1b]open\x1b[0m",
-	"\x1b]\xff\xfe\x1bx",
-	"\x1bM\x1b\\\x1b_\x1b^\x1b`\x1b[\x1b]",
-	"a\x1b\x1b[0m\x1b",
-}
-
-func TestStripEscapes(t *testing.T) {
-	for _, s := range escapeTexts {
-		if got, want := stripEscapes(s), escapeRE.ReplaceAllString(s, ""); got != want {
-			t.Errorf("stripEscapes(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
-// FuzzStripEscapes checks stripEscapes against the expression it stands
-// for.
-func FuzzStripEscapes(f *testing.F) {
-	for _, s := range escapeTexts {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := stripEscapes(s), escapeRE.ReplaceAllString(s, ""); got != want {
-			t.Errorf("stripEscapes(%q) = %q, want %q", s, got, want)
-		}
-	})
-}
-
-// TestCut checks that cut keeps at most n runes, the ellipsis included,
-// as its doc says.
-func TestCut(t *testing.T) {
-	for _, tt := range []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"abc", 3, "abc"},
-		{"abcd", 3, "ab…"},
-		{"héllo wörld", 5, "héll…"},
-		{"", 1, ""},
-	} {
-		if got := cut(tt.s, tt.n); got != tt.want {
-			t.Errorf("cut(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"slices"
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // A usageFamily recognizes the usage errors of one command-line parser, or
@@ -170,7 +172,7 @@ func (f *usageFamily) match(out string, cmd *Command, claimsSuccess bool) *Diagn
 	if msg := group("msg"); len(msg) > 0 {
 		d.Message = msg[0]
 	}
-	d.Message = cut(strings.Join(strings.Fields(d.Message), " "), 200)
+	d.Message = termtext.Cut(strings.Join(strings.Fields(d.Message), " "), 200)
 	for _, b := range group("bad") {
 		d.BadFlags = append(d.BadFlags, listWords(b)...)
 	}

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"path"
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // A line whose exit status says it succeeded may still hold a failure that
@@ -53,7 +55,7 @@ func viewerFailed(out string, cmd *Command) *Diagnosis {
 	}
 	d := matchRules(msg, cmd, false, func(*rule) bool { return true })
 	if d == nil {
-		d = &Diagnosis{Category: NonzeroExit, Message: cut(strings.TrimSpace(msg), 200)}
+		d = &Diagnosis{Category: NonzeroExit, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 	}
 	d.Evidence = prog + " reported an error, exit status hidden by " + maskedBy(cmd)
 	return d
@@ -82,7 +84,7 @@ func fallbackRan(out string, cmd *Command) *Diagnosis {
 	}
 	msg := failureLine(before)
 	if msg == "" {
-		msg = "failed: the fallback after || printed " + cut(cmd.Fallback, 80)
+		msg = "failed: the fallback after || printed " + termtext.Cut(cmd.Fallback, 80)
 	}
 	return &Diagnosis{Category: NonzeroExit, Message: msg, Evidence: why}
 }
@@ -115,7 +117,7 @@ func otherCommandFailed(out string, cmd *Command) *Diagnosis {
 			if !failureWordRE.MatchString(out[m[4]:m[5]]) {
 				continue
 			}
-			d = &Diagnosis{Category: NonzeroExit, Message: cut(strings.TrimSpace(out[m[0]:m[1]]), 200)}
+			d = &Diagnosis{Category: NonzeroExit, Message: termtext.Cut(strings.TrimSpace(out[m[0]:m[1]]), 200)}
 		}
 		d.Evidence = prog + " reported an error the line's exit status hides"
 		d.culprit = prog
@@ -196,7 +198,7 @@ func lastErrorLine(out string) string {
 		}
 		n++
 		if errorLineRE.MatchString(l) {
-			return cut(l, 200)
+			return termtext.Cut(l, 200)
 		}
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
 )
 
@@ -359,7 +360,7 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 			role = Retry
 		}
 		c := a.s.Calls[k]
-		ch.Between = append(ch.Between, Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: cut(commandOf(c), 200)})
+		ch.Between = append(ch.Between, Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)})
 		ch.between = append(ch.between, c)
 	}
 	ch.Cost = a.cost(first, end)
@@ -416,7 +417,7 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 		shared := slices.ContainsFunc(failedWords, func(w string) bool { return slices.Contains(words, w) })
 		if slices.Contains(alternatives[f.Program], cmd.Program()) || slices.Contains(alternatives[f.Program], cmd.Target) || shared {
 			c := a.s.Calls[j]
-			return &Step{CallID: c.ID, Role: OtherRole, Msg: c.Msg, Command: cut(commandOf(c), 200)}
+			return &Step{CallID: c.ID, Role: OtherRole, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)}
 		}
 	}
 	return nil
@@ -447,7 +448,7 @@ func (a *sessionAnalysis) didTheJob(last int) *Step {
 			continue
 		}
 		if got := a.role(j); got == want || want == OtherRole && got == EditRole {
-			return &Step{CallID: cj.ID, Role: got, Msg: cj.Msg, Command: cut(commandOf(cj), 200)}
+			return &Step{CallID: cj.ID, Role: got, Msg: cj.Msg, Command: termtext.Cut(commandOf(cj), 200)}
 		}
 	}
 	return nil
@@ -526,7 +527,7 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure) {
 				}
 			}
 		case FixEnvironment, FixWait:
-			fix.Changes = append(fix.Changes, cut(commandOf(c), 120))
+			fix.Changes = append(fix.Changes, termtext.Cut(commandOf(c), 120))
 		}
 	}
 	if fix.Kind == FixEdit && f.Exception != nil && f.Exception.File != "" {

@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // Windows PowerShell prints an uncaught error as a record:
@@ -45,7 +47,7 @@ func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
 	}
 	category, exception := out[cm[2]:cm[3]], out[cm[4]:cm[5]]
 	msg := psMessage(out[:at[0]], out[at[1]:cm[0]])
-	d := &Diagnosis{Category: Exception, Message: cut(msg, 200)}
+	d := &Diagnosis{Category: Exception, Message: termtext.Cut(msg, 200)}
 	if cat, ok := psCategories[exception]; ok {
 		d.Category = cat
 	} else if cat, ok := psCategories[category]; ok {
@@ -78,7 +80,7 @@ func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
 	case Exception:
 		if psExceptionRE.MatchString(exception) {
 			_, text, _ := strings.Cut(msg, " : ")
-			d.Exception = &ExceptionInfo{Type: exception, Message: cut(strings.TrimSpace(text), 200)}
+			d.Exception = &ExceptionInfo{Type: exception, Message: termtext.Cut(strings.TrimSpace(text), 200)}
 		}
 	}
 	return d
@@ -109,10 +111,10 @@ func matchPowerShellSyntax(out string, cmd *Command, _ bool) *Diagnosis {
 	}
 	if strings.Contains(out, "The term 'extglob.") ||
 		cmd != nil && psDoubleQuotedRE.MatchString(cmd.Line) && psVanishedRE.MatchString(out) {
-		return &Diagnosis{Category: ShellSyntax, Message: cut(psMessage(out[:at[0]], out[at[1]:cm[0]])+" (bash expanded the $ of a PowerShell script in double quotes)", 200)}
+		return &Diagnosis{Category: ShellSyntax, Message: termtext.Cut(psMessage(out[:at[0]], out[at[1]:cm[0]])+" (bash expanded the $ of a PowerShell script in double quotes)", 200)}
 	}
 	if out[cm[2]:cm[3]] == "ParserError" && at[0] < cm[0] {
-		return &Diagnosis{Category: ShellSyntax, Message: cut(psMessage(out[:at[0]], out[at[1]:cm[0]]), 200)}
+		return &Diagnosis{Category: ShellSyntax, Message: termtext.Cut(psMessage(out[:at[0]], out[at[1]:cm[0]]), 200)}
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // This file recognizes uncaught errors of runtimes other than Python's:
@@ -34,11 +36,11 @@ func matchNode(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 		if m[4] >= 0 {
 			typ += " [" + out[m[4]:m[5]] + "]"
 		}
-		exc := &ExceptionInfo{Type: typ, Message: cut(strings.TrimSpace(msg), 200)}
+		exc := &ExceptionInfo{Type: typ, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 		setFrame(exc, frames, func(file string) bool {
 			return strings.HasPrefix(file, "node:") || strings.Contains(file, "node_modules")
 		})
-		d := &Diagnosis{Category: exceptionCategory(typ, msg), Message: cut(out[m[0]:m[1]], 200), Exception: exc}
+		d := &Diagnosis{Category: exceptionCategory(typ, msg), Message: termtext.Cut(out[m[0]:m[1]], 200), Exception: exc}
 		if mm := nodeModuleRE.FindStringSubmatch(msg); mm != nil {
 			d.Module = mm[1]
 			if cmd != nil && path.Base(mm[1]) == cmd.Target {
@@ -105,7 +107,7 @@ func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	m := all[len(all)-1]
 	exc := &ExceptionInfo{Type: out[m[2]:m[3]]}
 	if m[4] >= 0 {
-		exc.Message = cut(strings.TrimSpace(out[m[4]:m[5]]), 200)
+		exc.Message = termtext.Cut(strings.TrimSpace(out[m[4]:m[5]]), 200)
 	}
 	for line := range strings.Lines(out[m[1]:]) {
 		f := javaFrameRE.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
@@ -123,7 +125,7 @@ func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 	if exc.Message != "" {
 		msg += ": " + exc.Message
 	}
-	return &Diagnosis{Category: exceptionCategory(exc.Type, exc.Message), Message: cut(msg, 200), Exception: exc}
+	return &Diagnosis{Category: exceptionCategory(exc.Type, exc.Message), Message: termtext.Cut(msg, 200), Exception: exc}
 }
 
 var (
@@ -136,7 +138,7 @@ var (
 // panic ("thread 'main' panicked at src/main.rs:5:10:").
 func matchPanic(out string, _ *Command, _ bool) *Diagnosis {
 	if m := goPanicRE.FindStringSubmatchIndex(out); m != nil && strings.Contains(out[m[1]:], "goroutine ") {
-		exc := &ExceptionInfo{Type: "panic", Message: cut(strings.TrimSpace(out[m[2]:m[3]]), 200)}
+		exc := &ExceptionInfo{Type: "panic", Message: termtext.Cut(strings.TrimSpace(out[m[2]:m[3]]), 200)}
 		var frames []ExceptionInfo
 		for _, f := range goFrameRE.FindAllStringSubmatch(goroutine(out[m[1]:]), -1) {
 			if strings.HasPrefix(f[1], "runtime.") || strings.Contains(f[2], "/src/runtime/") {
@@ -148,7 +150,7 @@ func matchPanic(out string, _ *Command, _ bool) *Diagnosis {
 		setFrame(exc, frames, func(file string) bool {
 			return strings.Contains(file, "/pkg/mod/") || strings.Contains(file, "/vendor/") || strings.Contains(file, "/go/src/")
 		})
-		return &Diagnosis{Category: exceptionCategory("panic", exc.Message), Message: cut("panic: "+exc.Message, 200), Exception: exc}
+		return &Diagnosis{Category: exceptionCategory("panic", exc.Message), Message: termtext.Cut("panic: "+exc.Message, 200), Exception: exc}
 	}
 	if m := rustPanicRE.FindStringSubmatchIndex(out); m != nil {
 		exc := &ExceptionInfo{Type: "panic", File: out[m[4]:m[5]]}
@@ -158,8 +160,8 @@ func matchPanic(out string, _ *Command, _ bool) *Diagnosis {
 		} else if next, _, _ := strings.Cut(strings.TrimLeft(out[m[1]:], "\r\n"), "\n"); next != "" {
 			exc.Message = strings.TrimSpace(next)
 		}
-		exc.Message = cut(exc.Message, 200)
-		return &Diagnosis{Category: Exception, Message: cut("panicked: "+exc.Message, 200), Exception: exc}
+		exc.Message = termtext.Cut(exc.Message, 200)
+		return &Diagnosis{Category: Exception, Message: termtext.Cut("panicked: "+exc.Message, 200), Exception: exc}
 	}
 	return nil
 }

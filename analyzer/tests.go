@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // testFailures find the line in which a test runner reports a failure. The
@@ -109,11 +111,11 @@ func matchTests(out string, _ *Command, _ bool) *Diagnosis {
 		if e := goCompileErrorRE.FindStringSubmatch(out); e != nil {
 			msg = e[1]
 		}
-		return &Diagnosis{Category: BuildError, Message: cut(strings.TrimSpace(msg), 200)}
+		return &Diagnosis{Category: BuildError, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 	}
 	for _, re := range testFailures {
 		if m := re.FindStringSubmatch(out); m != nil {
-			return &Diagnosis{Category: TestFailure, Message: cut(strings.TrimSpace(m[1]), 200)}
+			return &Diagnosis{Category: TestFailure, Message: termtext.Cut(strings.TrimSpace(m[1]), 200)}
 		}
 	}
 	for _, r := range testRunners {
@@ -130,7 +132,7 @@ func matchTests(out string, _ *Command, _ bool) *Diagnosis {
 		}
 		// Playwright rules its test headers off with "───".
 		msg = strings.TrimRight(msg, " ─")
-		return &Diagnosis{Category: TestFailure, Message: cut(strings.TrimSpace(msg), 200)}
+		return &Diagnosis{Category: TestFailure, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 	}
 	return nil
 }

@@ -127,6 +127,7 @@ func TestClean(t *testing.T) {
 		{"\x1b]8;;http://evil.example\x07click\x1b]8;;\x07", 80, "click"},
 		{"\x1b]0;title\x1b\\after", 80, "after"},
 		{"cursor\x1b[2Aup", 80, "cursorup"},
+		{"\x1b(Bsgr0\x1b[m \x1b7saved\x1b8 \x1bPq#0\x1b\\sixel", 80, "sgr0 saved sixel"},
 		{"bell\x07 nul\x00", 80, "bell� nul�"},
 		{"bad \xff utf8", 80, "bad � utf8"},
 		{"bidi \u202etxt", 80, `bidi \u202etxt`},

@@ -3,23 +3,20 @@ package report
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
-// escapeRE matches terminal escape sequences: CSI (colours, cursor moves),
-// OSC (titles, hyperlinks) and the other two-byte escapes.
-var escapeRE = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[P^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]`)
-
 // clean makes transcript text safe and compact for one table cell: escape
-// sequences are removed, so none acts on the terminal, other control
+// sequences are removed (see termtext.EscapeLen), so none acts on the terminal, other control
 // characters and invalid UTF-8 are replaced, characters that print nothing
 // or turn the text around them are shown (see Invisible), and the text is
 // cut to max runes on one line.
 func clean(s string, max int) string {
-	s = escapeRE.ReplaceAllString(s, "")
+	s = termtext.StripEscapes(s)
 	var b strings.Builder
 	n := 0
 	space := false
@@ -60,7 +57,7 @@ func clean(s string, max int) string {
 // cleanLine makes one line of transcript output safe for the terminal like
 // clean, but keeps its spaces, so indented text stays aligned.
 func cleanLine(s string, max int) string {
-	s = escapeRE.ReplaceAllString(s, "")
+	s = termtext.StripEscapes(s)
 	var b strings.Builder
 	n := 0
 	for i := 0; i < len(s); {
