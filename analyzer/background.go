@@ -1,6 +1,9 @@
 package analyzer
 
-import "github.com/retrace-dev/retrace/parser"
+import (
+	"github.com/retrace-dev/retrace/internal/prefilter"
+	"github.com/retrace-dev/retrace/parser"
+)
 
 // Two outcomes of a command that ran longer than the agent waited for it.
 // A server started in the foreground runs until the agent's timeout stops
@@ -13,7 +16,7 @@ import "github.com/retrace-dev/retrace/parser"
 // "listening on :8080", "Chart server running at http://localhost:8080/",
 // Vite's "ready in 388 ms", "Data Capture Service started successfully",
 // Django's "Starting development server at http://127.0.0.1:8000/".
-var readyLineRE = mustPre(`(?im)^.*\b(?:listening (?:on|at)\b|running (?:at|on) \S+|server (?:has )?started\b|started successfully|ready in \d|starting development server at\b|application startup complete|serving http on\b).*$`)
+var readyLineRE = prefilter.MustCompile(`(?im)^.*\b(?:listening (?:on|at)\b|running (?:at|on) \S+|server (?:has )?started\b|started successfully|ready in \d|starting development server at\b|application startup complete|serving http on\b).*$`)
 
 // agentTimeout is the rule that recognizes the agents' own timeout markers.
 var agentTimeout = ruleNamed("agent-timeout")

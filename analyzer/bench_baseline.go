@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"strings"
+
+	"github.com/retrace-dev/retrace/internal/prefilter"
 )
 
 // A baseline is a reference a transcript states, not a run: "Throughput:
@@ -10,16 +12,16 @@ import (
 // kept among the numbers, marked, and Timelines compares runs with them.
 
 var (
-	baselineWordRE = mustPre(`(?i)\bbaseline\b`)
+	baselineWordRE = prefilter.MustCompile(`(?i)\bbaseline\b`)
 	// versusRE recognizes a comparison with a baseline, which is a result:
 	// "Speedup vs baseline: 1.3x".
-	versusRE = mustPre(`(?i)\b(?:vs\.?|versus|over|than|against|relative to|compared to|from|to)\s+(?:the\s+)?baseline\b`)
+	versusRE = prefilter.MustCompile(`(?i)\b(?:vs\.?|versus|over|than|against|relative to|compared to|from|to)\s+(?:the\s+)?baseline\b`)
 	// baselineAfterRE reads the number after the word: "baseline 92.7",
 	// "baseline: 92.7 tok/s", "baseline of ~92.7".
-	baselineAfterRE = mustPre(`(?i)\bbaseline\b(?:\s*[:=]|\s+(?:of|was|is|at|were))?\s*~?\s*([-+]?\d+(?:\.\d+)?)`)
+	baselineAfterRE = prefilter.MustCompile(`(?i)\bbaseline\b(?:\s*[:=]|\s+(?:of|was|is|at|were))?\s*~?\s*([-+]?\d+(?:\.\d+)?)`)
 	// baselineBeforeRE reads a number and unit before the word: "a 92.7
 	// tok/s baseline".
-	baselineBeforeRE = mustPre(`(?i)([-+]?\d+(?:\.\d+)?)\s?([A-Za-zµμ/%×]+)\s+baseline\b`)
+	baselineBeforeRE = prefilter.MustCompile(`(?i)([-+]?\d+(?:\.\d+)?)\s?([A-Za-zµμ/%×]+)\s+baseline\b`)
 )
 
 // markBaselines marks the numbers of an output (in line order) that are

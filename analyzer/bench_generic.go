@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/internal/prefilter"
 )
 
 // The generic reading takes what home-made scripts print: "label: number
@@ -29,9 +31,9 @@ var (
 	// the section before it.
 	headingRE = regexp.MustCompile(`^\s*#{1,4}\s+\S`)
 	// keyValueRE reads context such as "C=1" or "batch=8" on a line.
-	keyValueRE = mustPreN1(`([A-Za-z][\w.-]{0,30})=(\d+(?:\.\d+)?)`)
+	keyValueRE = prefilter.MustCompileLine(`([A-Za-z][\w.-]{0,30})=(\d+(?:\.\d+)?)`)
 	// atRE reads context such as "at concurrency 64" after a number.
-	atRE = mustPreN1(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
+	atRE = prefilter.MustCompileLine(`\b(?:at|with|for)\s+([A-Za-z][\w-]{0,30})\s*[= ]\s*(\d+(?:\.\d+)?)\b`)
 	// unitLabelRE reads a line whose label carries the unit:
 	// "Mean latency (ms): 12.3".
 	unitLabelRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][^:=]*?\(([^()]+)\))\s*:\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$`)
@@ -45,7 +47,7 @@ var (
 // noise recognizes lines that hold no results whatever their numbers:
 // progress bars and downloads, test and build summaries, servers' logs.
 // It matches when one of its expressions does, as their alternation would.
-var noise = mustAnyOf(
+var noise = prefilter.MustAnyOf(
 	// progress bars: tqdm, pip, rich; download meters
 	`━|█|▏|▎|▍|▌|▋|▊|▉|\|#+|\d+%\|`,
 	`\beta\b|\bETA\b`,

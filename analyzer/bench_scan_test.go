@@ -1,9 +1,12 @@
 package analyzer
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // scanSeeds returns lines to compare the scanners with the expressions on.
@@ -12,10 +15,29 @@ func scanSeeds(t testing.TB) []string {
 		"123,45,678", "1.", "1.2.3", "1,234567", "-1,234.5", "+12", "−12", "12a", "a1b22c333", "x -5-10ms", "a | b", "a  b", "a\tb", "a \tb", " | ", "|", "a\t\tb  |  c",
 		"\t", "  ", "a\n\nb", "1,234,", "-,123", "5,678.9.0",
 		"1e5", "1e", "1e+", "1e-", "1e-3ms", "2.5E+03", "1,234e5", "−1e5", "1.e5", "1e5.5", "e5", "1ee5", "1e+-5", "1E6 ops/s"}
-	for _, s := range prefilterTexts(t) {
+	for _, s := range caseOutputs(t) {
 		lines = append(lines, strings.Split(s, "\n")...)
 	}
 	return lines
+}
+
+// caseOutputs returns the outputs of the failure and benchmark cases.
+func caseOutputs(t testing.TB) []string {
+	var outs []string
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "failures", "*.txtar"))
+	more, _ := filepath.Glob(filepath.Join("..", "testdata", "bench", "*.txtar"))
+	for _, file := range append(files, more...) {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasSuffix(f.Name, ".out") {
+				outs = append(outs, string(f.Data))
+			}
+		}
+	}
+	return outs
 }
 
 func TestScanners(t *testing.T) {

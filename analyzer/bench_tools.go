@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/retrace-dev/retrace/internal/prefilter"
 )
 
 // A benchTool reads the results of one benchmarking tool, recognized by the
@@ -46,7 +48,7 @@ var benchTools = []benchTool{
 }
 
 // find returns the index of the first unclaimed line re matches, or -1.
-func (t *benchText) find(re *pre) int {
+func (t *benchText) find(re *prefilter.Regexp) int {
 	for n, l := range t.lines {
 		if !t.claimed[n] && re.MatchString(l) {
 			return n
@@ -73,11 +75,11 @@ func unitScaled(u unitDef, f string) unitDef {
 // --- nvidia-smi -------------------------------------------------------
 
 var (
-	smiHeaderRE = mustPreN1(`NVIDIA-SMI \d`)
-	smiDateRE   = mustPreN1(`^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$`)
-	smiGPURE    = mustPreN1(`^\|\s+(\d+)\s+\S`)
-	smiUtilRE   = mustPreN1(`^\s*(\d+)%`)
-	smiQueryRE  = mustPreN1(`\[(%|W|MiB|MHz|C)\]`)
+	smiHeaderRE = prefilter.MustCompileLine(`NVIDIA-SMI \d`)
+	smiDateRE   = prefilter.MustCompileLine(`^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\s*$`)
+	smiGPURE    = prefilter.MustCompileLine(`^\|\s+(\d+)\s+\S`)
+	smiUtilRE   = prefilter.MustCompileLine(`^\s*(\d+)%`)
+	smiQueryRE  = prefilter.MustCompileLine(`\[(%|W|MiB|MHz|C)\]`)
 )
 
 // readNvidiaSMI claims nvidia-smi's tables. Their numbers (temperature,
@@ -178,9 +180,9 @@ func readSMIQuery(t *benchText) []*Bench {
 // --- go test -bench (golang.org/x/perf/benchfmt) ------------------------
 
 var (
-	goBenchLineRE = mustPreN1(`^Benchmark\S*\s+\d+\s+[-+\d.]`)
-	goConfigRE    = mustPreN1(`^(goos|goarch|pkg|cpu):\s*(.*?)\s*$`)
-	goLogRE       = mustPreN1(`^\s+\S+_test\.go:\d+: `) // b.Log output
+	goBenchLineRE = prefilter.MustCompileLine(`^Benchmark\S*\s+\d+\s+[-+\d.]`)
+	goConfigRE    = prefilter.MustCompileLine(`^(goos|goarch|pkg|cpu):\s*(.*?)\s*$`)
+	goLogRE       = prefilter.MustCompileLine(`^\s+\S+_test\.go:\d+: `) // b.Log output
 )
 
 // goConfigKeys are the header lines of go test -bench output taken as
@@ -240,7 +242,7 @@ func readGoBench(t *benchText) []*Bench {
 
 // --- benchstat ----------------------------------------------------------
 
-var benchstatValueRE = mustPreN1(`^([-+]?\d+(?:\.\d+)?)(n|µ|μ|u|m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
+var benchstatValueRE = prefilter.MustCompileLine(`^([-+]?\d+(?:\.\d+)?)(n|µ|μ|u|m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
 
 // benchstatPrefix gives the factors of benchstat's SI and binary prefixes.
 var benchstatPrefix = map[string]string{
@@ -373,11 +375,11 @@ func hasLetterOrDigit(s string) bool {
 // --- hyperfine ----------------------------------------------------------
 
 var (
-	hfBenchRE  = mustPreN1(`^Benchmark \d+: (.+?)\s*$`)
-	hfTimeRE   = mustPreN1(`^\s+Time \((mean ± σ|abs ≡)\):\s+(\S+) (\S+)(?:\s+±\s+(\S+) (\S+))?\s+\[User: (\S+) (\S+), System: (\S+) (\S+)\]`)
-	hfRangeRE  = mustPreN1(`^\s+Range \(min … max\):\s+(\S+) (\S+) …\s+(\S+) (\S+)`)
-	hfRanRE    = mustPreN1(`^\s+(.+?) ran\s*$`)
-	hfFasterRE = mustPreN1(`^\s+(\S+)(?: ± \S+)? times faster than (.+?)\s*$`)
+	hfBenchRE  = prefilter.MustCompileLine(`^Benchmark \d+: (.+?)\s*$`)
+	hfTimeRE   = prefilter.MustCompileLine(`^\s+Time \((mean ± σ|abs ≡)\):\s+(\S+) (\S+)(?:\s+±\s+(\S+) (\S+))?\s+\[User: (\S+) (\S+), System: (\S+) (\S+)\]`)
+	hfRangeRE  = prefilter.MustCompileLine(`^\s+Range \(min … max\):\s+(\S+) (\S+) …\s+(\S+) (\S+)`)
+	hfRanRE    = prefilter.MustCompileLine(`^\s+(.+?) ran\s*$`)
+	hfFasterRE = prefilter.MustCompileLine(`^\s+(\S+)(?: ± \S+)? times faster than (.+?)\s*$`)
 )
 
 // readHyperfine reads hyperfine: "<command> mean", "σ", "User", "System",
@@ -432,10 +434,10 @@ func unquote(s string) string {
 // --- pytest-benchmark ---------------------------------------------------
 
 var (
-	pbHeaderRE = mustPreN1(`^Name \(time in (\w+)\)\s{2,}\S`)
-	pbOpsRE    = mustPreN1(`^OPS(?: \(([KM]?)ops/s\))?$`)
-	pbRatioRE  = mustPreN1(`^\(.*\)$`)
-	colSplitRE = mustPreN1(`\s{2,}`)
+	pbHeaderRE = prefilter.MustCompileLine(`^Name \(time in (\w+)\)\s{2,}\S`)
+	pbOpsRE    = prefilter.MustCompileLine(`^OPS(?: \(([KM]?)ops/s\))?$`)
+	pbRatioRE  = prefilter.MustCompileLine(`^\(.*\)$`)
+	colSplitRE = prefilter.MustCompileLine(`\s{2,}`)
 )
 
 // pbTimeColumns are the columns of pytest-benchmark's table in the unit of
@@ -515,11 +517,11 @@ func readPytestBenchmark(t *benchText) []*Bench {
 // --- criterion ----------------------------------------------------------
 
 var (
-	crShapeRE    = mustPreN1(`\btime:\s+\[\S+ \S+ \S+ \S+ \S+ \S+\]`)
-	crLineRE     = mustPreN1(`^(\S.*?)?\s*\b(time|thrpt|change):\s+\[([^\]]*)\]`)
-	crChangeRE   = mustPreN1(`^\s+change:\s*$`)
-	crBenchingRE = mustPreN1(`^Benchmarking (.+?)(?:: .*)?$`)
-	crOtherRE    = mustPreN1(`^(?:Found \d+ outliers|Gnuplot|WARNING|Warning|slope |mean |median |R\^2|Benchmarking )`)
+	crShapeRE    = prefilter.MustCompileLine(`\btime:\s+\[\S+ \S+ \S+ \S+ \S+ \S+\]`)
+	crLineRE     = prefilter.MustCompileLine(`^(\S.*?)?\s*\b(time|thrpt|change):\s+\[([^\]]*)\]`)
+	crChangeRE   = prefilter.MustCompileLine(`^\s+change:\s*$`)
+	crBenchingRE = prefilter.MustCompileLine(`^Benchmarking (.+?)(?:: .*)?$`)
+	crOtherRE    = prefilter.MustCompileLine(`^(?:Found \d+ outliers|Gnuplot|WARNING|Warning|slope |mean |median |R\^2|Benchmarking )`)
 )
 
 // crUnit converts criterion's units: times (ps to s) and throughputs
@@ -599,7 +601,7 @@ func readCriterion(t *benchText) []*Bench {
 	return found
 }
 
-var bencherRE = mustPreN1(`^test (\S+) \.\.\. bench:\s+([\d,]+(?:\.\d+)?) ns/iter(?: \(\+/- [\d,.]+\))?\s*$`)
+var bencherRE = prefilter.MustCompileLine(`^test (\S+) \.\.\. bench:\s+([\d,]+(?:\.\d+)?) ns/iter(?: \(\+/- [\d,.]+\))?\s*$`)
 
 // readBencher reads the bencher format of libtest and criterion:
 // "<id> ns/iter" in us; the "(+/- 41)" spread is not a number.
@@ -620,16 +622,16 @@ func readBencher(t *benchText) []*Bench {
 // --- wrk, wrk2 ----------------------------------------------------------
 
 var (
-	wrkRunningRE = mustPreN1(`^Running \S+ test @ `)
-	wrkStatsRE   = mustPreN1(`^\s+Thread Stats\s+Avg`)
-	wrkLatencyRE = mustPreN1(`^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+%`)
-	wrkDistRE    = mustPreN1(`^\s*([\d.]+%)\s+(\S+)\s*$`)
-	wrkTimeRE    = mustPreN1(`^([\d.]+)(us|ms|s|m|h)$`)
-	wrkSizeRE    = mustPreN1(`^([\d.]+)(B|KB|MB|GB|TB)$`)
-	wrkRateRE    = mustPreN1(`^(Requests/sec|Transfer/sec):\s+(\S+)`)
+	wrkRunningRE = prefilter.MustCompileLine(`^Running \S+ test @ `)
+	wrkStatsRE   = prefilter.MustCompileLine(`^\s+Thread Stats\s+Avg`)
+	wrkLatencyRE = prefilter.MustCompileLine(`^\s+Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+%`)
+	wrkDistRE    = prefilter.MustCompileLine(`^\s*([\d.]+%)\s+(\S+)\s*$`)
+	wrkTimeRE    = prefilter.MustCompileLine(`^([\d.]+)(us|ms|s|m|h)$`)
+	wrkSizeRE    = prefilter.MustCompileLine(`^([\d.]+)(B|KB|MB|GB|TB)$`)
+	wrkRateRE    = prefilter.MustCompileLine(`^(Requests/sec|Transfer/sec):\s+(\S+)`)
 	// wrkTotalRE matches wrk's count of requests in the configured
 	// duration: "480133 requests in 30.10s, 61.36MB read".
-	wrkTotalRE = mustPreN1(`^\s*\d+ requests in [\d.]+\w+, [\d.]+\w+ read$`)
+	wrkTotalRE = prefilter.MustCompileLine(`^\s*\d+ requests in [\d.]+\w+, [\d.]+\w+ read$`)
 )
 
 // wrkTime converts wrk's times (metric: us, ms, s, m, h).
@@ -725,9 +727,9 @@ func wrkRate(m []string, n int) *Bench {
 // --- ab (ApacheBench) ---------------------------------------------------
 
 var (
-	abShapeRE   = mustPreN1(`^This is ApacheBench`)
-	abLineRE    = mustPreN1(`^([A-Z][A-Za-z ]+?):\s+([\d.]+) (?:\[([^\]]+)\]|(seconds))(?: \(([^)]+)\))?`)
-	abPercentRE = mustPreN1(`^\s+(\d+%)\s+(\d+)`)
+	abShapeRE   = prefilter.MustCompileLine(`^This is ApacheBench`)
+	abLineRE    = prefilter.MustCompileLine(`^([A-Z][A-Za-z ]+?):\s+([\d.]+) (?:\[([^\]]+)\]|(seconds))(?: \(([^)]+)\))?`)
+	abPercentRE = prefilter.MustCompileLine(`^\s+(\d+%)\s+(\d+)`)
 )
 
 // abMetrics are ab's results, by label, with the unit it prints them in.
@@ -778,11 +780,11 @@ func readAB(t *benchText) []*Bench {
 // --- hey ----------------------------------------------------------------
 
 var (
-	heySummaryRE = mustPreN1(`^Summary:\s*$`)
-	heyShapeRE   = mustPreN1(`^(?:Response time histogram|Latency distribution):\s*$`)
-	heyStatRE    = mustPreN1(`^\s+(Total|Slowest|Fastest|Average):\s+([\d.]+) secs`)
-	heyRateRE    = mustPreN1(`^\s+Requests/sec:\s+([\d.]+)`)
-	heyDistRE    = mustPreN1(`^\s+(\d+(?:\.\d+)?)%%? in ([\d.]+) secs`)
+	heySummaryRE = prefilter.MustCompileLine(`^Summary:\s*$`)
+	heyShapeRE   = prefilter.MustCompileLine(`^(?:Response time histogram|Latency distribution):\s*$`)
+	heyStatRE    = prefilter.MustCompileLine(`^\s+(Total|Slowest|Fastest|Average):\s+([\d.]+) secs`)
+	heyRateRE    = prefilter.MustCompileLine(`^\s+Requests/sec:\s+([\d.]+)`)
+	heyDistRE    = prefilter.MustCompileLine(`^\s+(\d+(?:\.\d+)?)%%? in ([\d.]+) secs`)
 )
 
 // readHey reads hey: "Total", "Slowest", "Fastest", "Average" in s,
@@ -811,9 +813,9 @@ func readHey(t *benchText) []*Bench {
 // --- fio ----------------------------------------------------------------
 
 var (
-	fioJobRE = mustPreN1(`^(\S.*?): \(groupid=\d+, jobs=\d+\)`)
-	fioDirRE = mustPreN1(`^\s+(read|write|trim)\s*: IOPS=([\d.]+)([kMG]?), BW=([\d.]+)([KMGT]?i?B/s)`)
-	fioLatRE = mustPreN1(`^\s+(clat|lat) \((nsec|usec|msec)\): .*\bavg=\s*([\d.]+)`)
+	fioJobRE = prefilter.MustCompileLine(`^(\S.*?): \(groupid=\d+, jobs=\d+\)`)
+	fioDirRE = prefilter.MustCompileLine(`^\s+(read|write|trim)\s*: IOPS=([\d.]+)([kMG]?), BW=([\d.]+)([KMGT]?i?B/s)`)
+	fioLatRE = prefilter.MustCompileLine(`^\s+(clat|lat) \((nsec|usec|msec)\): .*\bavg=\s*([\d.]+)`)
 )
 
 // readFio reads fio: per direction "<dir> IOPS", "<dir> BW" (the first
@@ -868,8 +870,8 @@ func readFio(t *benchText) []*Bench {
 // --- nccl-tests ---------------------------------------------------------
 
 var (
-	ncclHeaderRE = mustPreN1(`^#\s+size\s+count\s+type`)
-	ncclAvgRE    = mustPreN1(`^#\s*Avg bus bandwidth\s*:\s*([\d.]+)`)
+	ncclHeaderRE = prefilter.MustCompileLine(`^#\s+size\s+count\s+type`)
+	ncclAvgRE    = prefilter.MustCompileLine(`^#\s*Avg bus bandwidth\s*:\s*([\d.]+)`)
 )
 
 // readNCCL reads nccl-tests: per row, "out-of-place time" (us), "algbw"
@@ -920,10 +922,10 @@ func readNCCL(t *benchText) []*Bench {
 // --- iperf3 -------------------------------------------------------------
 
 var (
-	iperfShapeRE   = mustPreN1(`^\[\s*ID\]\s+Interval`)
-	iperfSepRE     = mustPreN1(`^(?:- )+-\s*$`)
-	iperfSummaryRE = mustPreN1(`^\[\s*(\d+|SUM)\]\s+[\d.]+-[\d.]+\s+sec\s+[\d.]+ \w*Bytes\s+([\d.]+) (\w*bits/sec)(.*?)\s+(sender|receiver)\s*$`)
-	iperfUDPRE     = mustPreN1(`([\d.]+) ms\s+\d+/\d+ \(([\d.e+-]+)%\)`)
+	iperfShapeRE   = prefilter.MustCompileLine(`^\[\s*ID\]\s+Interval`)
+	iperfSepRE     = prefilter.MustCompileLine(`^(?:- )+-\s*$`)
+	iperfSummaryRE = prefilter.MustCompileLine(`^\[\s*(\d+|SUM)\]\s+[\d.]+-[\d.]+\s+sec\s+[\d.]+ \w*Bytes\s+([\d.]+) (\w*bits/sec)(.*?)\s+(sender|receiver)\s*$`)
+	iperfUDPRE     = prefilter.MustCompileLine(`([\d.]+) ms\s+\d+/\d+ \(([\d.e+-]+)%\)`)
 )
 
 // iperfRates gives the factors from iperf3's bit rates to GB/s.
@@ -981,15 +983,15 @@ func readIperf3(t *benchText) []*Bench {
 // --- sysbench -----------------------------------------------------------
 
 var (
-	sbShapeRE    = mustPreN1(`^sysbench \d+\.\d+`)
-	sbLatencyRE  = mustPreN1(`^Latency \(ms\):\s*$`)
-	sbLatStatRE  = mustPreN1(`^(min|avg|max|\d+(?:\.\d+)?th percentile):\s+([\d.]+)\s*$`)
-	sbEventsRE   = mustPreN1(`^events per second:\s+([\d.]+)`)
-	sbTotalOpsRE = mustPreN1(`^Total operations: \d+ \(([\d.]+) per second\)`)
-	sbMemRE      = mustPreN1(`^[\d.]+ MiB transferred \(([\d.]+) MiB/sec\)`)
-	sbOLTPRE     = mustPreN1(`^(transactions|queries):\s+\d+\s+\(([\d.]+) per sec\.\)`)
-	sbFileRE     = mustPreN1(`^(reads/s|writes/s|fsyncs/s):\s+([\d.]+)\s*$`)
-	sbFileBWRE   = mustPreN1(`^(read|written), MiB/s:\s+([\d.]+)\s*$`)
+	sbShapeRE    = prefilter.MustCompileLine(`^sysbench \d+\.\d+`)
+	sbLatencyRE  = prefilter.MustCompileLine(`^Latency \(ms\):\s*$`)
+	sbLatStatRE  = prefilter.MustCompileLine(`^(min|avg|max|\d+(?:\.\d+)?th percentile):\s+([\d.]+)\s*$`)
+	sbEventsRE   = prefilter.MustCompileLine(`^events per second:\s+([\d.]+)`)
+	sbTotalOpsRE = prefilter.MustCompileLine(`^Total operations: \d+ \(([\d.]+) per second\)`)
+	sbMemRE      = prefilter.MustCompileLine(`^[\d.]+ MiB transferred \(([\d.]+) MiB/sec\)`)
+	sbOLTPRE     = prefilter.MustCompileLine(`^(transactions|queries):\s+\d+\s+\(([\d.]+) per sec\.\)`)
+	sbFileRE     = prefilter.MustCompileLine(`^(reads/s|writes/s|fsyncs/s):\s+([\d.]+)\s*$`)
+	sbFileBWRE   = prefilter.MustCompileLine(`^(read|written), MiB/s:\s+([\d.]+)\s*$`)
 )
 
 // readSysbench reads sysbench: "events per second", "Total operations per
@@ -1034,11 +1036,11 @@ func readSysbench(t *benchText) []*Bench {
 // --- vLLM and SGLang ----------------------------------------------------
 
 var (
-	servingStartRE = mustPreN1(`^=+\s*[A-Za-z ]*Benchmark Result\s*=+\s*$`)
-	servingEndRE   = mustPreN1(`^={10,}\s*$`)
-	servingLineRE  = mustPreN1(`^(\S.*?):\s*(\S*)\s*$`)
-	servingItemRE  = mustPreN1(`^\s+(\S.*?):\s+([\d.]+)\s*$`)
-	servingUnitRE  = mustPreN1(`\s*\(([^()]+)\)$`)
+	servingStartRE = prefilter.MustCompileLine(`^=+\s*[A-Za-z ]*Benchmark Result\s*=+\s*$`)
+	servingEndRE   = prefilter.MustCompileLine(`^={10,}\s*$`)
+	servingLineRE  = prefilter.MustCompileLine(`^(\S.*?):\s*(\S*)\s*$`)
+	servingItemRE  = prefilter.MustCompileLine(`^\s+(\S.*?):\s+([\d.]+)\s*$`)
+	servingUnitRE  = prefilter.MustCompileLine(`\s*\(([^()]+)\)$`)
 )
 
 // servingSettings are lines of the result block that echo the traffic the
@@ -1099,10 +1101,10 @@ func isSetting(label string) bool {
 }
 
 var (
-	obPrefillRE = mustPreN1(`^Prefill\. latency: ([\d.]+) s, throughput:\s+([\d.]+) token/s`)
-	obDecodeRE  = mustPreN1(`^Decode\.\s+median latency: ([\d.]+) s, median throughput:\s+([\d.]+) token/s`)
-	obTotalRE   = mustPreN1(`^Total\. latency:\s+([\d.]+) s, throughput:\s+([\d.]+) token/s`)
-	obStepRE    = mustPreN1(`^Decode \d+\. Batch size: \d+, latency: `)
+	obPrefillRE = prefilter.MustCompileLine(`^Prefill\. latency: ([\d.]+) s, throughput:\s+([\d.]+) token/s`)
+	obDecodeRE  = prefilter.MustCompileLine(`^Decode\.\s+median latency: ([\d.]+) s, median throughput:\s+([\d.]+) token/s`)
+	obTotalRE   = prefilter.MustCompileLine(`^Total\. latency:\s+([\d.]+) s, throughput:\s+([\d.]+) token/s`)
+	obStepRE    = prefilter.MustCompileLine(`^Decode \d+\. Batch size: \d+, latency: `)
 )
 
 // readOneBatch reads SGLang's bench_one_batch: "Prefill latency|throughput",
@@ -1148,7 +1150,7 @@ func readOneBatch(t *benchText) []*Bench {
 	return found
 }
 
-var vllmLatencyRE = mustPreN1(`^(Avg latency|\d+(?:\.\d+)?% percentile latency): ([\d.]+) seconds\s*$`)
+var vllmLatencyRE = prefilter.MustCompileLine(`^(Avg latency|\d+(?:\.\d+)?% percentile latency): ([\d.]+) seconds\s*$`)
 
 // readVLLMLatency reads vllm bench latency: "Avg latency" and "<p>%
 // percentile latency" in s.
@@ -1167,8 +1169,8 @@ func readVLLMLatency(t *benchText) []*Bench {
 }
 
 var (
-	vllmThroughputRE = mustPreN1(`^Throughput: ([\d.]+ requests/s(?:, [\d.]+ [\w ]*tokens/s)*)\s*$`)
-	vllmRateRE       = mustPreN1(`^([\d.]+) (.+)$`)
+	vllmThroughputRE = prefilter.MustCompileLine(`^Throughput: ([\d.]+ requests/s(?:, [\d.]+ [\w ]*tokens/s)*)\s*$`)
+	vllmRateRE       = prefilter.MustCompileLine(`^([\d.]+) (.+)$`)
 )
 
 // readVLLMThroughput reads vllm bench throughput's "Throughput: 70.77
@@ -1192,7 +1194,7 @@ func readVLLMThroughput(t *benchText) []*Bench {
 	return found
 }
 
-var benchmarkJSRE = mustPreN1(`^(\S.*?) x ([\d,]+(?:\.\d+)?) ops/sec ±[\d.]+% \(\d+ runs? sampled\)\s*$`)
+var benchmarkJSRE = prefilter.MustCompileLine(`^(\S.*?) x ([\d,]+(?:\.\d+)?) ops/sec ±[\d.]+% \(\d+ runs? sampled\)\s*$`)
 
 // readBenchmarkJS reads benchmark.js: "<name> x 1,234 ops/sec ±0.52% (95
 // runs sampled)" gives "<name>" in ops/s; the spread and the runs are not
@@ -1214,16 +1216,16 @@ func readBenchmarkJS(t *benchText) []*Bench {
 // --- time, /usr/bin/time, timeit ---------------------------------------
 
 var (
-	bashRealRE   = mustPreN1(`^real\s+((?:\d+m)?\d+(?:\.\d+)?)s?\s*$`)
-	bashCPURE    = mustPreN1(`^(?:user|sys)\s+(?:\d+m)?\d+(?:\.\d+)?s?\s*$`)
-	zshTimeRE    = mustPreN1(`\s[\d.]+s user [\d.]+s system \d+% cpu ([\d:.]+) total\s*$`)
-	gnuDefaultRE = mustPreN1(`^[\d.]+user [\d.]+system ([\d:.]+)elapsed \d+%CPU`)
-	gnuPagesRE   = mustPreN1(`^\d+inputs\+\d+outputs \(\d+major\+\d+minor\)pagefaults`)
-	gnuStartRE   = mustPreN1(`^\s*Command being timed: `)
-	gnuEndRE     = mustPreN1(`^\s*Exit status: \d+`)
-	gnuElapsedRE = mustPreN1(`^\s*(Elapsed \(wall clock\) time) \(h:mm:ss or m:ss\): ([\d:.]+)\s*$`)
-	timeitRE     = mustPreN1(`^\d+ loops?, (best of \d+): ([\d.]+) (nsec|usec|msec|sec) per loop\s*$`)
-	durationRE   = mustPreN1(`^(?:(\d+)m)?(\d+(?:\.\d+)?)$|^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$`)
+	bashRealRE   = prefilter.MustCompileLine(`^real\s+((?:\d+m)?\d+(?:\.\d+)?)s?\s*$`)
+	bashCPURE    = prefilter.MustCompileLine(`^(?:user|sys)\s+(?:\d+m)?\d+(?:\.\d+)?s?\s*$`)
+	zshTimeRE    = prefilter.MustCompileLine(`\s[\d.]+s user [\d.]+s system \d+% cpu ([\d:.]+) total\s*$`)
+	gnuDefaultRE = prefilter.MustCompileLine(`^[\d.]+user [\d.]+system ([\d:.]+)elapsed \d+%CPU`)
+	gnuPagesRE   = prefilter.MustCompileLine(`^\d+inputs\+\d+outputs \(\d+major\+\d+minor\)pagefaults`)
+	gnuStartRE   = prefilter.MustCompileLine(`^\s*Command being timed: `)
+	gnuEndRE     = prefilter.MustCompileLine(`^\s*Exit status: \d+`)
+	gnuElapsedRE = prefilter.MustCompileLine(`^\s*(Elapsed \(wall clock\) time) \(h:mm:ss or m:ss\): ([\d:.]+)\s*$`)
+	timeitRE     = prefilter.MustCompileLine(`^\d+ loops?, (best of \d+): ([\d.]+) (nsec|usec|msec|sec) per loop\s*$`)
+	durationRE   = prefilter.MustCompileLine(`^(?:(\d+)m)?(\d+(?:\.\d+)?)$|^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$`)
 )
 
 // duration returns the seconds of "1m10.760s" (less the s), "0:00.56",
@@ -1319,10 +1321,10 @@ func readTimeit(t *benchText) []*Bench {
 // --- test runners: what they print is not a benchmark --------------------
 
 var (
-	coverageHeaderRE = mustPreN1(`^Name\s+Stmts\s+Miss\b`)
-	coverageBannerRE = mustPreN1(`\bcoverage: platform\b|^[=_-]+ .*coverage.* [=_-]+$|\b(?:[Tt]otal|[Rr]equired test) coverage\b`)
-	testSummaryRE    = mustPreN1(`^\s*(?:Test Suites|Tests|Test Files):?\s+.*\b\d+ (?:passed|failed|total)\b`)
-	testSummaryLine  = mustPreN1(`^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration|Ran all test suites)\b`)
+	coverageHeaderRE = prefilter.MustCompileLine(`^Name\s+Stmts\s+Miss\b`)
+	coverageBannerRE = prefilter.MustCompileLine(`\bcoverage: platform\b|^[=_-]+ .*coverage.* [=_-]+$|\b(?:[Tt]otal|[Rr]equired test) coverage\b`)
+	testSummaryRE    = prefilter.MustCompileLine(`^\s*(?:Test Suites|Tests|Test Files):?\s+.*\b\d+ (?:passed|failed|total)\b`)
+	testSummaryLine  = prefilter.MustCompileLine(`^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration|Ran all test suites)\b`)
 )
 
 // readCoverage claims coverage.py's report: its percentages measure tests,

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -18,19 +19,19 @@ import (
 var (
 	// elixirCompileRE matches the exception with which the Elixir
 	// compiler stops: "** (CompileError) lib/x.ex:3: undefined function".
-	elixirCompileRE = mustPre(`(?m)^\*\* \((?:CompileError|SyntaxError|TokenMissingError|MismatchedDelimiterError)\) .*$`)
+	elixirCompileRE = prefilter.MustCompile(`(?m)^\*\* \((?:CompileError|SyntaxError|TokenMissingError|MismatchedDelimiterError)\) .*$`)
 	// elixirWarningsRE matches mix compile --warnings-as-errors failing.
-	elixirWarningsRE = mustPre(`(?m)^Compilation failed due to warnings while using the --warnings-as-errors option$`)
+	elixirWarningsRE = prefilter.MustCompile(`(?m)^Compilation failed due to warnings while using the --warnings-as-errors option$`)
 	// elixirDiagRE matches a diagnostic of Elixir 1.15 and later, whose
 	// place follows on a "└─ lib/x.ex:3:18: Mod.fun/0" line.
 	elixirDiagRE  = regexp.MustCompile(`(?m)^[ \t]*(error|warning): (.+)$`)
 	elixirWhereRE = regexp.MustCompile(`^\s*└─ (\S+?:\d+(?::\d+)?)`)
 	// mixRE matches mix's own errors: "** (Mix) Could not start application".
-	mixRE = mustPre(`(?m)^\*\* \(Mix\) (.+)$`)
+	mixRE = prefilter.MustCompile(`(?m)^\*\* \(Mix\) (.+)$`)
 	// mixTaskRE reads mix's unknown task, with its suggestion.
 	mixTaskRE = regexp.MustCompile(`^The task "([^"]+)" could not be found(?:\. Did you mean "([^"]+)"\?)?`)
 	// elixirExceptionRE matches an uncaught Elixir exception.
-	elixirExceptionRE = mustPre(`(?m)^\*\* \(([A-Z][\w.]*)\) (.*)$`)
+	elixirExceptionRE = prefilter.MustCompile(`(?m)^\*\* \(([A-Z][\w.]*)\) (.*)$`)
 )
 
 // matchElixir recognizes Elixir and mix: the compiler stopping on errors
@@ -106,11 +107,11 @@ func elixirDiagnostic(out, kind string) string {
 }
 
 var (
-	dialyzerTotalRE = mustPre(`(?m)^Total errors: [1-9]\d*, .*$`)
-	dialyzerDoneRE  = mustPre(`(?m)^done \(warnings were emitted\)$`)
+	dialyzerTotalRE = prefilter.MustCompile(`(?m)^Total errors: [1-9]\d*, .*$`)
+	dialyzerDoneRE  = prefilter.MustCompile(`(?m)^done \(warnings were emitted\)$`)
 	// dialyzerWarningRE reads a warning of dialyxir: "lib/x.ex:5:no_return"
 	// with its text on the next line, or on the same one in short form.
-	dialyzerWarningRE = mustPre(`(?m)^(\S+\.(?:ex|exs|erl):\d+(?::\d+)?:\w+)(?: (.+)|\n(.+))$`)
+	dialyzerWarningRE = prefilter.MustCompile(`(?m)^(\S+\.(?:ex|exs|erl):\d+(?::\d+)?:\w+)(?: (.+)|\n(.+))$`)
 )
 
 // matchDialyzer recognizes Dialyzer run by mix dialyzer reporting
@@ -134,9 +135,9 @@ func matchDialyzer(out string, _ *Command, _ bool) *Diagnosis {
 var (
 	// credoSummaryRE matches Credo's count of what it found, which says
 	// "found no issues." when it found none.
-	credoSummaryRE = mustPre(`(?m)^\d+ mods/funs, found (.+)\.$`)
+	credoSummaryRE = prefilter.MustCompile(`(?m)^\d+ mods/funs, found (.+)\.$`)
 	// credoIssueRE reads an issue: "┃ [W] ↗ message", then its place.
-	credoIssueRE = mustPre(`(?m)^┃ \[([A-Z])\] \S+ (.+)\n┃\s+(\S+?:\d+(?::\d+)?)`)
+	credoIssueRE = prefilter.MustCompile(`(?m)^┃ \[([A-Z])\] \S+ (.+)\n┃\s+(\S+?:\d+(?::\d+)?)`)
 )
 
 // matchCredo recognizes Credo reporting issues; the first, with its place,
@@ -156,11 +157,11 @@ func matchCredo(out string, _ *Command, _ bool) *Diagnosis {
 var (
 	// eslintSummaryRE matches ESLint's count of problems with at least
 	// one error: warnings alone leave its exit status 0.
-	eslintSummaryRE = mustPre(`(?m)^✖ \d+ problems? \([1-9]\d* errors?, \d+ warnings?\)$`)
-	eslintTooManyRE = mustPre(`(?m)^ESLint found too many warnings \(maximum: \d+\)\.$`)
+	eslintSummaryRE = prefilter.MustCompile(`(?m)^✖ \d+ problems? \([1-9]\d* errors?, \d+ warnings?\)$`)
+	eslintTooManyRE = prefilter.MustCompile(`(?m)^ESLint found too many warnings \(maximum: \d+\)\.$`)
 	// eslintErrorRE reads an error of the stylish format, under its file:
 	// "  12:5  error  'foo' is not defined  no-undef".
-	eslintErrorRE = mustPre(`(?m)^ +(\d+:\d+) +error +(.+?)(?:  +(\S+))?$`)
+	eslintErrorRE = prefilter.MustCompile(`(?m)^ +(\d+:\d+) +error +(.+?)(?:  +(\S+))?$`)
 )
 
 // matchESLint recognizes ESLint reporting errors, or more warnings than
@@ -204,10 +205,10 @@ var (
 	// msbuildErrorRE reads MSBuild's canonical errors, which dotnet build
 	// prints for the C# compiler, MSBuild and NuGet: "Program.cs(12,5):
 	// error CS0103: …", without the project it appends in brackets.
-	msbuildErrorRE = mustPre(`(?m)^\s*(\S.*?: error (?:CS|MSB|NU|NETSDK|FS|BC)\d+: .*?)(?: \[[^\]\n]+\])?$`)
+	msbuildErrorRE = prefilter.MustCompile(`(?m)^\s*(\S.*?: error (?:CS|MSB|NU|NETSDK|FS|BC)\d+: .*?)(?: \[[^\]\n]+\])?$`)
 	// msbuildFailedRE matches MSBuild's verdict, in its classic and its
 	// terminal logger's words.
-	msbuildFailedRE = mustPre(`(?m)^(?:Build FAILED\.|Build failed with \d+ error\(s\).*)$`)
+	msbuildFailedRE = prefilter.MustCompile(`(?m)^(?:Build FAILED\.|Build failed with \d+ error\(s\).*)$`)
 )
 
 // matchMSBuild recognizes dotnet build (MSBuild) failing: its first error,
@@ -225,14 +226,14 @@ func matchMSBuild(out string, _ *Command, _ bool) *Diagnosis {
 var (
 	// gradleFailedRE matches Gradle's verdicts: the build failed, a task
 	// failed.
-	gradleFailedRE = mustPre(`(?m)^(?:FAILURE: Build (?:failed with an exception|completed with \d+ failures?)\.|BUILD FAILED(?: in \S+)?|> Task \S+ FAILED)$`)
+	gradleFailedRE = prefilter.MustCompile(`(?m)^(?:FAILURE: Build (?:failed with an exception|completed with \d+ failures?)\.|BUILD FAILED(?: in \S+)?|> Task \S+ FAILED)$`)
 	// gradleWrongRE reads the "* What went wrong:" section: its first
 	// line, and the cause Gradle gives after ">".
-	gradleWrongRE = mustPre(`(?m)^\* What went wrong:\n(.+)(?:\n> (.+))?`)
+	gradleWrongRE = prefilter.MustCompile(`(?m)^\* What went wrong:\n(.+)(?:\n> (.+))?`)
 	// kotlinErrorRE reads the Kotlin compiler's errors: "e:
 	// file:///x/App.kt:5:13 Unresolved reference 'foo'."
-	kotlinErrorRE = mustPre(`(?m)^e: (\S+:\d+:\d+ .*|\S+: \(\d+, \d+\): .*)$`)
-	gradleTaskRE  = mustPre(`(?m)^> Task \S+ FAILED$`)
+	kotlinErrorRE = prefilter.MustCompile(`(?m)^e: (\S+:\d+:\d+ .*|\S+: \(\d+, \d+\): .*)$`)
+	gradleTaskRE  = prefilter.MustCompile(`(?m)^> Task \S+ FAILED$`)
 )
 
 // matchGradle recognizes Gradle failing a build: a Kotlin compiler error,
@@ -266,13 +267,13 @@ func matchGradle(out string, _ *Command, _ bool) *Diagnosis {
 
 var (
 	// mavenFailedRE matches Maven's verdicts.
-	mavenFailedRE = mustPre(`(?m)^\[(?:INFO|ERROR)\] (?:BUILD FAILURE|Failed to execute goal .*)$`)
+	mavenFailedRE = prefilter.MustCompile(`(?m)^\[(?:INFO|ERROR)\] (?:BUILD FAILURE|Failed to execute goal .*)$`)
 	// mavenCompileRE reads the compiler's errors as Maven prints them:
 	// "[ERROR] /x/App.java:[12,5] cannot find symbol".
-	mavenCompileRE = mustPre(`(?m)^\[ERROR\] (\S+\.(?:java|kt|scala|groovy):\[\d+,\d+\] .*)$`)
-	mavenGoalRE    = mustPre(`(?m)^\[ERROR\] (Failed to execute goal .*)$`)
-	mavenErrorRE   = mustPre(`(?m)^\[ERROR\] (\S.*)$`)
-	mavenPhaseRE   = mustPre(`(?m)^\[ERROR\] (Unknown lifecycle phase "([^"]+)".*)$`)
+	mavenCompileRE = prefilter.MustCompile(`(?m)^\[ERROR\] (\S+\.(?:java|kt|scala|groovy):\[\d+,\d+\] .*)$`)
+	mavenGoalRE    = prefilter.MustCompile(`(?m)^\[ERROR\] (Failed to execute goal .*)$`)
+	mavenErrorRE   = prefilter.MustCompile(`(?m)^\[ERROR\] (\S.*)$`)
+	mavenPhaseRE   = prefilter.MustCompile(`(?m)^\[ERROR\] (Unknown lifecycle phase "([^"]+)".*)$`)
 )
 
 // matchMaven recognizes Maven failing a build: a compiler error, else the
@@ -306,7 +307,7 @@ var (
 	// makeErrorRE matches GNU make stopping: a recipe that failed ("make:
 	// *** [Makefile:12: all] Error 1", "make[1]: *** … Error 2"), a
 	// target it has no rule for, a Makefile it cannot read.
-	makeErrorRE = mustPre(`(?m)^(?:(?:g?make|mingw32-make)(?:\[\d+\])?: \*\*\* (?:\[[^\]\n]*\] (?:Error \d+|Segmentation fault.*|Killed)|(.*)  Stop\.)|(\S*[Mm]akefile:\d+: \*\*\* .*)  Stop\.)$`)
+	makeErrorRE = prefilter.MustCompile(`(?m)^(?:(?:g?make|mingw32-make)(?:\[\d+\])?: \*\*\* (?:\[[^\]\n]*\] (?:Error \d+|Segmentation fault.*|Killed)|(.*)  Stop\.)|(\S*[Mm]akefile:\d+: \*\*\* .*)  Stop\.)$`)
 	// makeNoRuleRE reads a target make has no rule for, and the target
 	// that needed it when there is one.
 	makeNoRuleRE = regexp.MustCompile(`^No rule to make target [‘'` + "`" + `]([^’']+)[’']((?:, needed by [^.]+)?)\.$`)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -13,13 +14,13 @@ import (
 // "error:" is not taken for one. The other parsers are data, in families.go.
 
 var (
-	argparseErrorRE  = mustPre(`(?m)^(.+?): error: (.+)$`)
-	argparseArgRE    = mustPre(`^argument (\S+?)(?:/\S+)?: (.*)$`)
-	argparseChoiceRE = mustPre(`invalid choice: '(.*?)'(?:, maybe you meant '(.*?)'\?)? \(choose from (.*)\)`)
-	argparseWithRE   = mustPre(`not allowed with argument (\S+)`)
-	quotedRE         = mustPre(`'([^']*)'`)
-	flagRE           = mustPre(`(?:^|[\s\[(|,{=])(--?[A-Za-z0-9][\w.-]*)`)
-	clusterRE        = mustPre(`\[-([A-Za-z0-9]{2,})\]`)
+	argparseErrorRE  = prefilter.MustCompile(`(?m)^(.+?): error: (.+)$`)
+	argparseArgRE    = prefilter.MustCompile(`^argument (\S+?)(?:/\S+)?: (.*)$`)
+	argparseChoiceRE = prefilter.MustCompile(`invalid choice: '(.*?)'(?:, maybe you meant '(.*?)'\?)? \(choose from (.*)\)`)
+	argparseWithRE   = prefilter.MustCompile(`not allowed with argument (\S+)`)
+	quotedRE         = prefilter.MustCompile(`'([^']*)'`)
+	flagRE           = prefilter.MustCompile(`(?:^|[\s\[(|,{=])(--?[A-Za-z0-9][\w.-]*)`)
+	clusterRE        = prefilter.MustCompile(`\[-([A-Za-z0-9]{2,})\]`)
 )
 
 // matchArgparse recognizes Python argparse: a "usage: PROG …" block
@@ -81,11 +82,11 @@ func explainArgparse(d *Diagnosis, msg string) {
 
 var (
 	// A script that ran the program may print its streams under a label.
-	clickUsageRE = mustPre(`(?m)^(?:(?i:stderr|stdout|output): *)?Usage: \S+`)
-	clickErrorRE = mustPre(`(?m)^Error: (.+)$`)
-	clickMeantRE = mustPre(`(?:Did you mean|Possible options:) ([^)?]+)`)
-	clickIsNotRE = mustPre(`is not one of (.*)\.$`)
-	typerBoxRE   = mustPre(`(?m)^╭─+ Error ─+╮$`)
+	clickUsageRE = prefilter.MustCompile(`(?m)^(?:(?i:stderr|stdout|output): *)?Usage: \S+`)
+	clickErrorRE = prefilter.MustCompile(`(?m)^Error: (.+)$`)
+	clickMeantRE = prefilter.MustCompile(`(?:Did you mean|Possible options:) ([^)?]+)`)
+	clickIsNotRE = prefilter.MustCompile(`is not one of (.*)\.$`)
+	typerBoxRE   = prefilter.MustCompile(`(?m)^╭─+ Error ─+╮$`)
 )
 
 // matchClick recognizes Python click: "Usage: PROG …", then "Error:
@@ -170,9 +171,9 @@ func clickDiagnosis(parser, msg string) *Diagnosis {
 }
 
 var (
-	clapErrorRE    = mustPre(`(?m)^error: (.+)$`)
-	clapTipRE      = mustPre(`(?m)^\s*tip: (?:a similar|some similar) \w+ exists?: (.+)$`)
-	clapPossibleRE = mustPre(`\[possible values: ([^\]]*)\]`)
+	clapErrorRE    = prefilter.MustCompile(`(?m)^error: (.+)$`)
+	clapTipRE      = prefilter.MustCompile(`(?m)^\s*tip: (?:a similar|some similar) \w+ exists?: (.+)$`)
+	clapPossibleRE = prefilter.MustCompile(`\[possible values: ([^\]]*)\]`)
 )
 
 // matchClap recognizes Rust's clap: "error: MESSAGE", optional tips, the
@@ -229,10 +230,10 @@ func clapDiagnosis(d *Diagnosis, msg, out string) *Diagnosis {
 }
 
 var (
-	goFlagErrorRE = mustPre(`(?m)^(flag provided but not defined: (-\S+)|invalid value .* for flag (-\S+): .*|flag needs an argument: (-\S+))$`)
-	goFlagUsageRE = mustPre(`(?m)^Usage of \S+:$`)
-	goFlagDefRE   = mustPre(`(?m)^  (-[\w.-]+)`)
-	goUsageRE     = mustPre(`(?m)^usage: go \w+ (.*)$`)
+	goFlagErrorRE = prefilter.MustCompile(`(?m)^(flag provided but not defined: (-\S+)|invalid value .* for flag (-\S+): .*|flag needs an argument: (-\S+))$`)
+	goFlagUsageRE = prefilter.MustCompile(`(?m)^Usage of \S+:$`)
+	goFlagDefRE   = prefilter.MustCompile(`(?m)^  (-[\w.-]+)`)
+	goUsageRE     = prefilter.MustCompile(`(?m)^usage: go \w+ (.*)$`)
 )
 
 // matchGoFlag recognizes Go's flag package: "flag provided but not
@@ -270,7 +271,7 @@ func builtByGoRun(cmd *Command) bool {
 	return cmd.Target == "go run" || !strings.HasPrefix(cmd.Target, "go ")
 }
 
-var hfUnusedRE = mustPre(`(?s)ValueError: (Some specified arguments are not used by the HfArgumentParser: \[[^\]]*\])`)
+var hfUnusedRE = prefilter.MustCompile(`(?s)ValueError: (Some specified arguments are not used by the HfArgumentParser: \[[^\]]*\])`)
 
 // matchHfArgparser recognizes Hugging Face's HfArgumentParser, which
 // raises a ValueError listing the arguments it did not use; the traceback
@@ -365,7 +366,7 @@ func flagWords(words []string) []string {
 
 // cmdBannerRE matches all that cmd.exe prints when it starts as an
 // interactive shell and reads no command: its banner and a prompt.
-var cmdBannerRE = mustPre(`^\s*Microsoft Windows \[Version [\d.]+\]\r?\n\(c\) Microsoft Corporation\. All rights reserved\.\s*[A-Za-z]:\\[^\r\n>]*>\s*$`)
+var cmdBannerRE = prefilter.MustCompile(`^\s*Microsoft Windows \[Version [\d.]+\]\r?\n\(c\) Microsoft Corporation\. All rights reserved\.\s*[A-Za-z]:\\[^\r\n>]*>\s*$`)
 
 // matchCmdBanner recognizes cmd.exe run with /c from Git Bash, which turns
 // "/c" into a path: cmd.exe starts, prints its banner and prompt, and the
@@ -381,14 +382,14 @@ func matchCmdBanner(out string, cmd *Command, _ bool) *Diagnosis {
 var (
 	// usageRejectRE finds a program's own word that it rejected its
 	// command line, where a usage text follows or precedes.
-	usageRejectRE = mustPre(`(?mi)^(?:error: )?(?:unrecognized|invalid|incomplete|unknown|illegal|bad)(?: or incomplete)? (?:command line|command-line|option|argument|switch|parameter|syntax)s?\b.*$`)
+	usageRejectRE = prefilter.MustCompile(`(?mi)^(?:error: )?(?:unrecognized|invalid|incomplete|unknown|illegal|bad)(?: or incomplete)? (?:command line|command-line|option|argument|switch|parameter|syntax)s?\b.*$`)
 	// windowsInvalidRE finds the error with which Windows console tools
 	// (where, findstr, tasklist, schtasks, netsh) reject an argument.
-	windowsInvalidRE = mustPre(`(?m)^ERROR: Invalid (?:argument|option|syntax|pattern|parameter|switch|value)\b.*$`)
+	windowsInvalidRE = prefilter.MustCompile(`(?m)^ERROR: Invalid (?:argument|option|syntax|pattern|parameter|switch|value)\b.*$`)
 	// busyboxUsageRE matches BusyBox printing an applet's usage instead
 	// of running it.
-	busyboxUsageRE = mustPre(`(?m)^BusyBox v[\d.]+ .*multi-call binary\.\s*\n\s*\nUsage: (\S+)`)
-	anyUsageRE     = mustPre(`(?mi)^\s*usage:`)
+	busyboxUsageRE = prefilter.MustCompile(`(?m)^BusyBox v[\d.]+ .*multi-call binary\.\s*\n\s*\nUsage: (\S+)`)
+	anyUsageRE     = prefilter.MustCompile(`(?mi)^\s*usage:`)
 )
 
 // matchUsageText recognizes a program that rejected its command line in

@@ -5,13 +5,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 var (
-	tracebackRE = mustPre(`(?m)Traceback \(most recent call last\):\s*$`)
-	frameRE     = mustPre(`^\s+File "([^"]+)", line (\d+)(?:, in (\S+))?`)
-	excLineRE   = mustPre(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
+	tracebackRE = prefilter.MustCompile(`(?m)Traceback \(most recent call last\):\s*$`)
+	frameRE     = prefilter.MustCompile(`^\s+File "([^"]+)", line (\d+)(?:, in (\S+))?`)
+	excLineRE   = prefilter.MustCompile(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
 )
 
 // exceptionCategories sends exceptions that say what went wrong to the
@@ -40,7 +41,7 @@ var errorCodes = []struct {
 // exhaustedRE finds exceptions that say memory or disk space ran out,
 // whatever their type: torch's RuntimeError "CUDA out of memory", OSError
 // "[Errno 28] No space left on device".
-var exhaustedRE = mustPre(`(?i)out of memory|No space left on device|Cannot allocate memory|Disk quota exceeded`)
+var exhaustedRE = prefilter.MustCompile(`(?i)out of memory|No space left on device|Cannot allocate memory|Disk quota exceeded`)
 
 // exceptionCategory returns the category of an exception of type typ with
 // message msg: the one its type or message names, or Exception.
@@ -120,7 +121,7 @@ func matchTraceback(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 	return d
 }
 
-var noModuleRE = mustPre(`No module named '([^']+)'`)
+var noModuleRE = prefilter.MustCompile(`No module named '([^']+)'`)
 
 // notSurvived reports whether a Python command that printed a traceback
 // and went on did not recover from it: it said so at its end (its last
@@ -160,7 +161,7 @@ func runsPython(cmd *Command) bool {
 // syntaxErrorRE finds the error Python reports for a file it could not
 // compile, with no traceback: the file and line, the code, a caret, and
 // the error.
-var syntaxErrorRE = mustPre(`(?m)^\s*File "([^"]+)", line (\d+)\r?\n(?:[^\n]*\n){0,4}?((?:SyntaxError|IndentationError|TabError): .*)$`)
+var syntaxErrorRE = prefilter.MustCompile(`(?m)^\s*File "([^"]+)", line (\d+)\r?\n(?:[^\n]*\n){0,4}?((?:SyntaxError|IndentationError|TabError): .*)$`)
 
 // matchSyntaxError recognizes a file Python could not compile.
 func matchSyntaxError(out string) *Diagnosis {
@@ -178,7 +179,7 @@ func matchSyntaxError(out string) *Diagnosis {
 // named, or the package of it: "python: No module named pytest",
 // "python: Error while finding module specification for 'x.cli'
 // (ModuleNotFoundError: No module named 'x')".
-var noModuleToRunRE = mustPre(`(?m)^(?:\S*/)?(?:python|pypy)[\d.]*(?:\.exe)?: (?:Error while finding module specification for '[^']+' \((?:ModuleNotFoundError: )?)?No module named '?([\w.]+)'?\)?\s*$`)
+var noModuleToRunRE = prefilter.MustCompile(`(?m)^(?:\S*/)?(?:python|pypy)[\d.]*(?:\.exe)?: (?:Error while finding module specification for '[^']+' \((?:ModuleNotFoundError: )?)?No module named '?([\w.]+)'?\)?\s*$`)
 
 // matchNoModule recognizes an interpreter that did not find the module it
 // was to run.

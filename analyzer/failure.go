@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
 )
@@ -197,7 +198,7 @@ var rejectionPrefixes = []string{
 
 // blockedRE matches Claude Code refusing to work outside the session's
 // directories: "cd to '…' was blocked", "mkdir in '…' was blocked".
-var blockedRE = mustPre(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
+var blockedRE = prefilter.MustCompile(`^\w+ (?:to|in) '[^']*' was blocked\. For security`)
 
 // refused reports whether out is an agent's word that the user or a sandbox
 // refused the call.
@@ -439,7 +440,7 @@ func expectsFailure(cmd *Command) bool {
 	return silentlyRE.MatchString(cmd.Line)
 }
 
-var silentlyRE = mustPre(`(?i)-(?:ErrorAction|ea) +(?:SilentlyContinue|Ignore|0)\b`)
+var silentlyRE = prefilter.MustCompile(`(?i)-(?:ErrorAction|ea) +(?:SilentlyContinue|Ignore|0)\b`)
 
 var (
 	// searches exit 1 when nothing matched.
@@ -463,7 +464,7 @@ func maskedBy(cmd *Command) string {
 // "Killed", or bash's "line 1: 48213 Killed   cmd".
 var killedRE = regexp.MustCompile(`^(?:.*: line \d+: \d+ )?Killed\b`)
 
-var timedOutRE = mustPre(`(?i)timed out|timeout`)
+var timedOutRE = prefilter.MustCompile(`(?i)timed out|timeout`)
 
 func timedOut(out string) bool { return timedOutRE.MatchString(out) }
 
@@ -471,9 +472,9 @@ func timedOut(out string) bool { return timedOutRE.MatchString(out) }
 // that matches finds, and uses it as the message: earlier expressions name
 // the failure better.
 func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagnosis {
-	res := make([]*pre, len(exprs))
+	res := make([]*prefilter.Regexp, len(exprs))
 	for i, e := range exprs {
-		res[i] = mustPre(e)
+		res[i] = prefilter.MustCompile(e)
 	}
 	return func(out string, _ *Command, _ bool) *Diagnosis {
 		for _, re := range res {
@@ -485,18 +486,18 @@ func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagno
 	}
 }
 
-var notFoundREs = []*pre{
-	mustPre(`(?m)^(?:.*: )?(?:line \d+: )?([^\s:]+): command not found\s*$`),
-	mustPre(`(?m)^(?:\S+: )?command not found: (\S+)\s*$`),
-	mustPre(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
-	mustPre(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
-	mustPre(`(?m)^'([^']+)' is not recognized as an internal or external command`),
+var notFoundREs = []*prefilter.Regexp{
+	prefilter.MustCompile(`(?m)^(?:.*: )?(?:line \d+: )?([^\s:]+): command not found\s*$`),
+	prefilter.MustCompile(`(?m)^(?:\S+: )?command not found: (\S+)\s*$`),
+	prefilter.MustCompile(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
+	prefilter.MustCompile(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
+	prefilter.MustCompile(`(?m)^'([^']+)' is not recognized as an internal or external command`),
 }
 
 // wrapperNotFoundRE finds a wrapper that could not run the program it was
 // given: "timeout: failed to run command ‘RUST_LOG=info’: No such file or
 // directory", "env: ‘pyhton’: No such file or directory".
-var wrapperNotFoundRE = mustPre(`(?m)^(timeout|nohup|env|nice|xargs|stdbuf|sudo|doas|time): (?:failed to run command |unable to execute )?[‘'"]?([^’'"\s]+)[’'"]?: No such file or directory\s*$`)
+var wrapperNotFoundRE = prefilter.MustCompile(`(?m)^(timeout|nohup|env|nice|xargs|stdbuf|sudo|doas|time): (?:failed to run command |unable to execute )?[‘'"]?([^’'"\s]+)[’'"]?: No such file or directory\s*$`)
 
 // matchNotFound recognizes a shell that could not find the program. It
 // takes only the command's own program, so that a script printing "x:
@@ -529,12 +530,12 @@ var toolErrors = []string{"Prompt is too long"}
 // went wrong to the category that says it: a file the tool could not
 // open, a page the server refused.
 var toolCategories = []struct {
-	re  *pre
+	re  *prefilter.Regexp
 	cat Category
 }{
-	{mustPre(`(?i)^(?:EACCES|EPERM)\b|permission denied|operation not permitted|access is denied|status code 40[13]\b`), Permission},
-	{mustPre(`(?i)^ENOENT\b|no such file or directory|^(?:Path|File|Directory) does not exist|status code 404\b`), MissingFile},
-	{mustPre(`(?i)ECONNREFUSED|ENOTFOUND|ECONNRESET|getaddrinfo|connection refused|unable to connect`), Connection},
+	{prefilter.MustCompile(`(?i)^(?:EACCES|EPERM)\b|permission denied|operation not permitted|access is denied|status code 40[13]\b`), Permission},
+	{prefilter.MustCompile(`(?i)^ENOENT\b|no such file or directory|^(?:Path|File|Directory) does not exist|status code 404\b`), MissingFile},
+	{prefilter.MustCompile(`(?i)ECONNREFUSED|ENOTFOUND|ECONNRESET|getaddrinfo|connection refused|unable to connect`), Connection},
 }
 
 // toolFailure diagnoses a call of one of the agent's own tools (or a shell

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -27,18 +28,18 @@ type usageFamily struct {
 	//   missing  required arguments (a list)
 	//   name     required options named without dashes (a list)
 	//   suggest  suggestions (a list); choices: the values accepted
-	errorRE *pre
+	errorRE *prefilter.Regexp
 	// also, when set, must match the output too.
-	also *pre
+	also *prefilter.Regexp
 	// suggestRE finds the parser's own suggestions after the error: every
 	// submatch of its first group.
-	suggestRE *pre
+	suggestRE *prefilter.Regexp
 	// missingRE finds a required argument the output names after the
 	// error.
-	missingRE *pre
+	missingRE *prefilter.Regexp
 	// flagsRE starts the usage or help text that lists the valid flags;
 	// it is read up to the end of the output, or to the error.
-	flagsRE *pre
+	flagsRE *prefilter.Regexp
 	// programs, when set, are the only commands this family's tool runs.
 	programs []string
 }
@@ -47,99 +48,99 @@ var usageFamilies = []usageFamily{
 	{
 		name:      "git",
 		doc:       "git: an unknown subcommand with the most similar ones, an unknown option with git's usage",
-		errorRE:   mustPre("(?m)^(?:(?P<msg>git: '(?P<bad>[^']+)' is not a git command\\. See 'git --help'\\.)|error: (?P<msg2>unknown (?:option|switch) [`'](?P<bad2>[^'`]+)')|(?P<msg3>fatal: unrecognized argument: (?P<bad3>\\S+))|(?P<msg4>fatal: ambiguous argument '(?P<bad4>[^']+)': unknown revision or path not in the working tree\\.)|(?P<msg5>fatal: bad revision '(?P<bad5>[^']+)'))$"),
-		suggestRE: mustPre(`(?m)^\t(\S+)$`),
-		flagsRE:   mustPre(`(?m)^usage: git `),
+		errorRE:   prefilter.MustCompile("(?m)^(?:(?P<msg>git: '(?P<bad>[^']+)' is not a git command\\. See 'git --help'\\.)|error: (?P<msg2>unknown (?:option|switch) [`'](?P<bad2>[^'`]+)')|(?P<msg3>fatal: unrecognized argument: (?P<bad3>\\S+))|(?P<msg4>fatal: ambiguous argument '(?P<bad4>[^']+)': unknown revision or path not in the working tree\\.)|(?P<msg5>fatal: bad revision '(?P<bad5>[^']+)'))$"),
+		suggestRE: prefilter.MustCompile(`(?m)^\t(\S+)$`),
+		flagsRE:   prefilter.MustCompile(`(?m)^usage: git `),
 		programs:  []string{"git"},
 	},
 	{
 		name:    "npm",
 		doc:     "npm: an unknown command or a missing package script, with npm's suggestion",
-		errorRE: mustPre(`(?m)^(?:npm (?:ERR!|error) )?(?P<msg>(?:Unknown command|Missing script): "(?P<bad>[^"]+)")$`),
+		errorRE: prefilter.MustCompile(`(?m)^(?:npm (?:ERR!|error) )?(?P<msg>(?:Unknown command|Missing script): "(?P<bad>[^"]+)")$`),
 		// "  npm test # Test a package": the suggestion is the word to type.
-		suggestRE: mustPre(`(?m)^(?:npm (?:ERR!|error))?\s+npm (?:run )?([\w:.-]+) # `),
+		suggestRE: prefilter.MustCompile(`(?m)^(?:npm (?:ERR!|error))?\s+npm (?:run )?([\w:.-]+) # `),
 		programs:  []string{"npm", "pnpm"},
 	},
 	{
 		name:      "cargo",
 		doc:       "cargo: no such command, with the similar one",
-		errorRE:   mustPre("(?m)^error: (?P<msg>no such (?:sub)?command: [`'](?P<bad>[^`']+)[`'])"),
-		suggestRE: mustPre("(?i)(?:did you mean|a command with a similar name exists:) [`']([^`']+)[`']"),
+		errorRE:   prefilter.MustCompile("(?m)^error: (?P<msg>no such (?:sub)?command: [`'](?P<bad>[^`']+)[`'])"),
+		suggestRE: prefilter.MustCompile("(?i)(?:did you mean|a command with a similar name exists:) [`']([^`']+)[`']"),
 		programs:  []string{"cargo"},
 	},
 	{
 		name:     "docker",
 		doc:      "docker: an unknown flag or command",
-		errorRE:  mustPre(`(?m)^(?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|docker: unknown command: docker (?P<bad2>\S+)|docker: '(?P<bad3>[^']+)' is not a docker command\.)$`),
-		also:     mustPre(`(?:See|Run) 'docker[^']*--help'`),
+		errorRE:  prefilter.MustCompile(`(?m)^(?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|docker: unknown command: docker (?P<bad2>\S+)|docker: '(?P<bad3>[^']+)' is not a docker command\.)$`),
+		also:     prefilter.MustCompile(`(?:See|Run) 'docker[^']*--help'`),
 		programs: []string{"docker", "podman"},
 	},
 	{
 		name:      "kubectl",
 		doc:       "kubectl: an unknown flag or command, a missing argument",
-		errorRE:   mustPre(`(?m)^(?:Error|error): (?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|unknown command "(?P<bad2>[^"]+)" for "kubectl.*"|expected '(?P<usage>[^']*)'\.)$`),
-		suggestRE: mustPre(`(?m)^\t(\S+)$`),
-		missingRE: mustPre(`(?m)^(.+) is a required argument for the \w+ command$`),
+		errorRE:   prefilter.MustCompile(`(?m)^(?:Error|error): (?P<msg>unknown (?:shorthand )?flag: (?:'\w' in )?(?P<bad>\S+)|unknown command "(?P<bad2>[^"]+)" for "kubectl.*"|expected '(?P<usage>[^']*)'\.)$`),
+		suggestRE: prefilter.MustCompile(`(?m)^\t(\S+)$`),
+		missingRE: prefilter.MustCompile(`(?m)^(.+) is a required argument for the \w+ command$`),
 		programs:  []string{"kubectl", "oc"},
 	},
 	{
 		name:     "go",
 		doc:      "the go command: an unknown subcommand",
-		errorRE:  mustPre(`(?m)^(?P<msg>go (?P<bad>\S+): unknown command|go: unknown subcommand "(?P<bad2>[^"]+)")$`),
+		errorRE:  prefilter.MustCompile(`(?m)^(?P<msg>go (?P<bad>\S+): unknown command|go: unknown subcommand "(?P<bad2>[^"]+)")$`),
 		programs: []string{"go"},
 	},
 	{
 		name:     "pip",
 		doc:      "pip: an unknown command, or no such option",
-		errorRE:  mustPre(`(?m)^(?:ERROR: )?(?P<msg>unknown command "(?P<bad>[^"]+)"(?:[ ,-]+maybe you meant "(?P<suggest>[^"]+)")?|no such option: (?P<bad2>\S+))$`),
-		flagsRE:  mustPre(`(?m)^Usage:`),
+		errorRE:  prefilter.MustCompile(`(?m)^(?:ERROR: )?(?P<msg>unknown command "(?P<bad>[^"]+)"(?:[ ,-]+maybe you meant "(?P<suggest>[^"]+)")?|no such option: (?P<bad2>\S+))$`),
+		flagsRE:  prefilter.MustCompile(`(?m)^Usage:`),
 		programs: []string{"pip", "pip3", "uv pip"},
 	},
 	{
 		name:      "cobra",
 		doc:       "Go's cobra and pflag: unknown flag or shorthand, invalid argument, required flags not set, unknown command",
-		errorRE:   mustPre(`(?m)^Error: (?P<msg>unknown flag: (?P<bad>\S+)|unknown shorthand flag: '\w' in (?P<bad2>\S+)|unknown command "(?P<bad3>[^"]+)" for ".*"|required flag\(s\) (?P<name>.*) not set|flag needs an argument: (?P<bad4>\S+)|invalid argument "[^"]*" for "(?P<flag>[^"]+)" flag: .*)$`),
-		suggestRE: mustPre(`(?m)^\t(\S+)$`),
-		flagsRE:   mustPre(`(?m)^(?:Global )?Flags:$`),
+		errorRE:   prefilter.MustCompile(`(?m)^Error: (?P<msg>unknown flag: (?P<bad>\S+)|unknown shorthand flag: '\w' in (?P<bad2>\S+)|unknown command "(?P<bad3>[^"]+)" for ".*"|required flag\(s\) (?P<name>.*) not set|flag needs an argument: (?P<bad4>\S+)|invalid argument "[^"]*" for "(?P<flag>[^"]+)" flag: .*)$`),
+		suggestRE: prefilter.MustCompile(`(?m)^\t(\S+)$`),
+		flagsRE:   prefilter.MustCompile(`(?m)^(?:Global )?Flags:$`),
 	},
 	{
 		name:    "kong",
 		doc:     "Go's kong: unknown flag with did-you-mean, missing flags, a value not among those allowed",
-		errorRE: mustPre(`(?m)^(?P<prog>[\w.-]+): error: (?P<msg>unknown flag (?P<bad>--?[\w.-]+)(?:, did you mean (?:one of )?(?P<suggest>.*)\?)?|missing flags?: (?P<missing>.*)|(?P<bad2>--?[\w.-]+) must be one of (?P<choices>.*) but got .*|(?P<bad3>--?[\w.-]+): expected .* but got .*|expected one of (?P<choices2>.*)|expected (?P<missing2>"[^"]*")|unexpected argument (?P<bad4>\S+?)(?:, did you mean (?P<suggest2>.*)\?)?)$`),
-		flagsRE: mustPre(`(?m)^Flags:$`),
+		errorRE: prefilter.MustCompile(`(?m)^(?P<prog>[\w.-]+): error: (?P<msg>unknown flag (?P<bad>--?[\w.-]+)(?:, did you mean (?:one of )?(?P<suggest>.*)\?)?|missing flags?: (?P<missing>.*)|(?P<bad2>--?[\w.-]+) must be one of (?P<choices>.*) but got .*|(?P<bad3>--?[\w.-]+): expected .* but got .*|expected one of (?P<choices2>.*)|expected (?P<missing2>"[^"]*")|unexpected argument (?P<bad4>\S+?)(?:, did you mean (?P<suggest2>.*)\?)?)$`),
+		flagsRE: prefilter.MustCompile(`(?m)^Flags:$`),
 	},
 	{
 		name:    "getopt",
 		doc:     "GNU and BSD getopt: unrecognized, invalid or illegal option, option requiring an argument; coreutils' extra and missing operands",
-		errorRE: mustPre(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|invalid (?:time interval|number|argument) [‘'](?P<bad5>[^’']+)[’'](?: for [‘'][^’']*[’'])?|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
-		flagsRE: mustPre(`(?mi)^usage:`),
+		errorRE: prefilter.MustCompile(`(?m)^(?P<msg>(?:(?P<prog>[\w./-]+): )?(?:unrecognized option [‘'](?P<bad>--[\w-]+)(?:=[^’']*)?[’']|(?:invalid|illegal) option -- [‘']?(?P<short>\w)[’']?|option requires an argument -- [‘']?(?P<short2>\w)[’']?|option [‘'](?P<bad2>--[\w-]+)(?:=[^’']*)?[’'] requires an argument|option [‘'](?P<bad3>--[\w-]+)[’'] doesn't allow an argument|extra operand [‘'](?P<bad4>[^’']+)[’']|invalid (?:time interval|number|argument) [‘'](?P<bad5>[^’']+)[’'](?: for [‘'][^’']*[’'])?|missing (?:destination file )?operand(?: after [‘'][^’']*[’'])?))$`),
+		flagsRE: prefilter.MustCompile(`(?mi)^usage:`),
 	},
 	{
 		name:      "commander",
 		doc:       "Node's commander: unknown option or command, missing argument, with its suggestion",
-		errorRE:   mustPre(`(?m)^error: (?P<msg>unknown option '(?P<bad>[^']+)'|unknown command '(?P<bad2>[^']+)'|missing required argument '(?P<missing>[^']+)'|required option '(?P<mflag>[^']+)' not specified|option '(?P<flag2>[^']+)' argument missing|too many arguments(?: for '[^']*')?\. Expected .*)$`),
-		suggestRE: mustPre(`\(Did you mean ([^?]+)\?\)`),
+		errorRE:   prefilter.MustCompile(`(?m)^error: (?P<msg>unknown option '(?P<bad>[^']+)'|unknown command '(?P<bad2>[^']+)'|missing required argument '(?P<missing>[^']+)'|required option '(?P<mflag>[^']+)' not specified|option '(?P<flag2>[^']+)' argument missing|too many arguments(?: for '[^']*')?\. Expected .*)$`),
+		suggestRE: prefilter.MustCompile(`\(Did you mean ([^?]+)\?\)`),
 	},
 	{
 		name:    "yargs",
 		doc:     "Node's yargs: unknown arguments, missing required arguments, invalid values",
-		errorRE: mustPre(`(?m)^(?P<msg>Unknown arguments?: (?P<bad>.+)|Missing required arguments?: (?P<name>.+)|Invalid values?:\n\s+Argument: (?P<bad2>[\w-]+), Given: .*, Choices: (?P<choices>.*)|Not enough non-option arguments: .*)$`),
-		flagsRE: mustPre(`(?m)^Options:$`),
+		errorRE: prefilter.MustCompile(`(?m)^(?P<msg>Unknown arguments?: (?P<bad>.+)|Missing required arguments?: (?P<name>.+)|Invalid values?:\n\s+Argument: (?P<bad2>[\w-]+), Given: .*, Choices: (?P<choices>.*)|Not enough non-option arguments: .*)$`),
+		flagsRE: prefilter.MustCompile(`(?m)^Options:$`),
 	},
 	{
 		name:    "absl",
 		doc:     "absl and gflags: unknown command line flag, a flag without a required value or with a bad one",
-		errorRE: mustPre(`(?m)^(?:FATAL Flags parsing error: |ERROR: )(?P<msg>[Uu]nknown command line flag '(?P<bad>[^']+)'(?:\. Did you mean: (?P<suggest>[\w, -]+?) \?)?.*|flag --(?P<name>[\w-]+)=None: Flag --[\w-]+ must have a value other than None\.|flag (?P<bad2>--[\w-]+)=[^:]*: value should be one of <(?P<choices>[^>]*)>|flag (?P<bad3>--[\w-]+)=[^:]*: .*)$`),
+		errorRE: prefilter.MustCompile(`(?m)^(?:FATAL Flags parsing error: |ERROR: )(?P<msg>[Uu]nknown command line flag '(?P<bad>[^']+)'(?:\. Did you mean: (?P<suggest>[\w, -]+?) \?)?.*|flag --(?P<name>[\w-]+)=None: Flag --[\w-]+ must have a value other than None\.|flag (?P<bad2>--[\w-]+)=[^:]*: value should be one of <(?P<choices>[^>]*)>|flag (?P<bad3>--[\w-]+)=[^:]*: .*)$`),
 	},
 	{
 		name:    "fire",
 		doc:     "python-fire: an argument it could not consume, a required argument with no value",
-		errorRE: mustPre(`(?m)^ERROR: (?P<msg>Could not consume arg: (?P<bad>\S+)|The function received no value for the required argument: (?P<missing>\S+))$`),
-		flagsRE: mustPre(`(?m)^Usage:`),
+		errorRE: prefilter.MustCompile(`(?m)^ERROR: (?P<msg>Could not consume arg: (?P<bad>\S+)|The function received no value for the required argument: (?P<missing>\S+))$`),
+		flagsRE: prefilter.MustCompile(`(?m)^Usage:`),
 	},
 }
 
-var usageLineRE = mustPre(`(?m)^(?:usage|Usage): `)
+var usageLineRE = prefilter.MustCompile(`(?m)^(?:usage|Usage): `)
 
 // match applies a family to out, the output of cmd.
 func (f *usageFamily) match(out string, cmd *Command, claimsSuccess bool) *Diagnosis {

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -92,7 +93,7 @@ func fallbackRan(out string, cmd *Command) *Diagnosis {
 // attributedRE finds lines in which a program names itself in an error:
 // "cp: cannot create regular file …", "bash: line 1: cd: x: No such file
 // or directory", zsh's "(eval):cd:1: no such file or directory: x".
-var attributedRE = mustPre(`(?m)^(?:\S*sh: (?:line \d+: )?|\(eval\):)?([\w.+-]+)(?::\d+)?: (.+)$`)
+var attributedRE = prefilter.MustCompile(`(?m)^(?:\S*sh: (?:line \d+: )?|\(eval\):)?([\w.+-]+)(?::\d+)?: (.+)$`)
 
 // otherCommandFailed finds an error that another command of the line
 // printed under its own name, which the line's status hides: the command
@@ -184,7 +185,7 @@ func cleanup(argv []string) bool {
 // errorLineRE finds the lines with which programs report that they gave
 // up: git's "fatal:", "error:" in any case at the start of a line,
 // apt's "E:", systemctl's "Failed to restart x.service: …".
-var errorLineRE = mustPre(`(?m)^(?:(?:fatal|error|Error|ERROR|FATAL|E)(?:\[\w+\])?: |Failed to (?:start|stop|restart|reload|enable|disable|connect|open|load|create|find|get|run|execute|bind|resolve) ).*$`)
+var errorLineRE = prefilter.MustCompile(`(?m)^(?:(?:fatal|error|Error|ERROR|FATAL|E)(?:\[\w+\])?: |Failed to (?:start|stop|restart|reload|enable|disable|connect|open|load|create|find|get|run|execute|bind|resolve) ).*$`)
 
 // lastErrorLine returns the error line among the last lines of out, where
 // a program that gave up reports it, cut to 200 runes; or "".

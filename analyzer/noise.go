@@ -1,6 +1,10 @@
 package analyzer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/retrace-dev/retrace/internal/prefilter"
+)
 
 // Lines that the environment prints beside a command that ran, and that
 // say nothing of the command itself. Git Bash on Windows (Cygwin, MSYS2)
@@ -14,8 +18,8 @@ import "strings"
 // A fork that failed for good ("fork: Resource temporarily unavailable",
 // without "retry") is not noise: the command did not run.
 var (
-	cygwinNoiseRE = mustPre(`^\s*\d+ \[main\] \S+ (?:\(\d+\) |\d+ )(?:child_copy|dofork|fork):`)
-	forkRetryRE   = mustPre(`^\S*: fork: retry: `)
+	cygwinNoiseRE = prefilter.MustCompile(`^\s*\d+ \[main\] \S+ (?:\(\d+\) |\d+ )(?:child_copy|dofork|fork):`)
+	forkRetryRE   = prefilter.MustCompile(`^\S*: fork: retry: `)
 )
 
 // stripNoise removes the lines of noise from out.

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -18,17 +19,17 @@ import (
 // A parse error starts with its "At line:" and gives its message after the
 // marked code. The record's error category and exception name the failure.
 var (
-	psCategoryRE  = mustPre(`(?m)^\s*\+ CategoryInfo\s*: (\w+): [^\]]*?\], (\w+)`) // the line may wrap
-	psErrorIDRE   = mustPre(`(?m)^\s*\+ FullyQualifiedErrorId\s*: ([\w.]+)`)
-	psAtLineRE    = mustPre(`(?m)^At (?:line:\d+ char:\d+|[^\r\n]*:\d+ char:\d+)\s*$`)
-	psParamRE     = mustPre(`parameter name '([^']+)'`)
-	psTermRE      = mustPre(`The term '([^']+)' is not recognized as the name of a cmdlet`)
-	psExceptionRE = mustPre(`^[A-Z]\w*Exception$`)
+	psCategoryRE  = prefilter.MustCompile(`(?m)^\s*\+ CategoryInfo\s*: (\w+): [^\]]*?\], (\w+)`) // the line may wrap
+	psErrorIDRE   = prefilter.MustCompile(`(?m)^\s*\+ FullyQualifiedErrorId\s*: ([\w.]+)`)
+	psAtLineRE    = prefilter.MustCompile(`(?m)^At (?:line:\d+ char:\d+|[^\r\n]*:\d+ char:\d+)\s*$`)
+	psParamRE     = prefilter.MustCompile(`parameter name '([^']+)'`)
+	psTermRE      = prefilter.MustCompile(`The term '([^']+)' is not recognized as the name of a cmdlet`)
+	psExceptionRE = prefilter.MustCompile(`^[A-Z]\w*Exception$`)
 )
 
 var (
-	psMissingRE = mustPre(`does not exist at path|Cannot find path '`)
-	psNetworkRE = mustPre(`^(?:RCODE_|DNS_|WebCmdletWebResponseException|System\.Net\.)`)
+	psMissingRE = prefilter.MustCompile(`does not exist at path|Cannot find path '`)
+	psNetworkRE = prefilter.MustCompile(`^(?:RCODE_|DNS_|WebCmdletWebResponseException|System\.Net\.)`)
 )
 
 // psCategories sends PowerShell's error categories and exceptions to ours.
@@ -92,8 +93,8 @@ func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
 // variables become nothing. PowerShell then reports what is left, with
 // errors that point at the mangled code.
 var (
-	psDoubleQuotedRE = mustPre(`(?i)(?:powershell|pwsh)(?:\.exe)?\b[^"'|;&]*"[^"]*\$`)
-	psVanishedRE     = mustPre(`The term '(?:extglob\.[\w.]*|=|\.[\w.]+)' is not recognized|requires both the -Property and -Value parameters|You must provide a value expression|Missing expression after|Expressions are only allowed as the first element of a pipeline`)
+	psDoubleQuotedRE = prefilter.MustCompile(`(?i)(?:powershell|pwsh)(?:\.exe)?\b[^"'|;&]*"[^"]*\$`)
+	psVanishedRE     = prefilter.MustCompile(`The term '(?:extglob\.[\w.]*|=|\.[\w.]+)' is not recognized|requires both the -Property and -Value parameters|You must provide a value expression|Missing expression after|Expressions are only allowed as the first element of a pipeline`)
 )
 
 // matchPowerShellSyntax recognizes a PowerShell script that did not run as

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -12,13 +13,13 @@ import (
 // Node.js, the JVM, Go and Rust panics.
 
 var (
-	nodeErrorRE  = mustPre(`(?m)^(?P<type>[A-Z]\w*(?:Error|Exception)|Error)(?: \[(?P<code>[A-Z_]+)\])?: (?P<msg>.*)$`)
-	nodeFrameRE  = mustPre(`^\s+at (?:(?:async )?(.+?) \()?((?:file://)?[^()\s]+?):(\d+):\d+\)?$`)
-	nodeBannerRE = mustPre(`(?m)^Node\.js v\d+`)
-	nodeModuleRE = mustPre(`Cannot find (?:module|package) '([^']+)'`)
+	nodeErrorRE  = prefilter.MustCompile(`(?m)^(?P<type>[A-Z]\w*(?:Error|Exception)|Error)(?: \[(?P<code>[A-Z_]+)\])?: (?P<msg>.*)$`)
+	nodeFrameRE  = prefilter.MustCompile(`^\s+at (?:(?:async )?(.+?) \()?((?:file://)?[^()\s]+?):(\d+):\d+\)?$`)
+	nodeBannerRE = prefilter.MustCompile(`(?m)^Node\.js v\d+`)
+	nodeModuleRE = prefilter.MustCompile(`Cannot find (?:module|package) '([^']+)'`)
 	// nodeRequireRE matches the "Require stack:" list that may come
 	// between a require error and its frames.
-	nodeRequireRE = mustPre(`^(?:Require stack:|- .*)$`)
+	nodeRequireRE = prefilter.MustCompile(`^(?:Require stack:|- .*)$`)
 )
 
 // matchNode recognizes an uncaught Node.js error: "TypeError: …" followed
@@ -92,8 +93,8 @@ func setFrame(exc *ExceptionInfo, frames []ExceptionInfo, installed func(file st
 }
 
 var (
-	javaExceptionRE = mustPre(`(?m)^(?:Exception in thread "[^"]*" |Caused by: )(?P<type>(?:[a-z]\w*\.)+[A-Z]\w*)(?:: (?P<msg>.*))?$`)
-	javaFrameRE     = mustPre(`^\s+at ((?:[\w$]+\.)+[\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
+	javaExceptionRE = prefilter.MustCompile(`(?m)^(?:Exception in thread "[^"]*" |Caused by: )(?P<type>(?:[a-z]\w*\.)+[A-Z]\w*)(?:: (?P<msg>.*))?$`)
+	javaFrameRE     = prefilter.MustCompile(`^\s+at ((?:[\w$]+\.)+[\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)`)
 )
 
 // matchJVM recognizes an uncaught JVM exception: `Exception in thread
@@ -129,9 +130,9 @@ func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
 }
 
 var (
-	goPanicRE   = mustPre(`(?m)^panic: (.*)$`)
-	goFrameRE   = mustPre(`(?m)^([\w./*()-]+)\(.*\)\n\t(\S+\.go):(\d+)`)
-	rustPanicRE = mustPre(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at (?:'(.*)', )?(\S+?):(\d+):\d+:?$`) // Rust 1.89 prints the thread's id
+	goPanicRE   = prefilter.MustCompile(`(?m)^panic: (.*)$`)
+	goFrameRE   = prefilter.MustCompile(`(?m)^([\w./*()-]+)\(.*\)\n\t(\S+\.go):(\d+)`)
+	rustPanicRE = prefilter.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at (?:'(.*)', )?(\S+?):(\d+):\d+:?$`) // Rust 1.89 prints the thread's id
 )
 
 // matchPanic recognizes a Go panic with its goroutine trace, and a Rust

@@ -3,23 +3,24 @@ package analyzer
 import (
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // testFailures find the line in which a test runner reports a failure. The
 // name of the first failed test tells most, so its patterns come first;
 // then the summaries with counts, for runners that name no test.
-var testFailures = []*pre{
-	mustPre(`(?m)^(--- FAIL: .*)$`),                                        // go test
-	mustPre(`(?m)^(FAILED \S+::.*)$`),                                      // pytest short summary
-	mustPre(`(?m)^(test \S+ \.\.\. FAILED)$`),                              // cargo test
-	mustPre(`(?m)^\s*(FAIL\s+\S+\.[cm]?[jt]sx?\b.*)$`),                     // jest, vitest
-	mustPre(`(?m)^=+ (.*\b\d+ (?:failed|errors?)\b.*?) =+$`),               // pytest
-	mustPre(`(?m)^(\d+ (?:failed|errors?)(?:, \d+ \w+)* in [\d.]+s\b.*)$`), // pytest -q
-	mustPre(`(?m)^\s*(Tests?:?\s+\d+ failed\b.*)$`),                        // jest, vitest
-	mustPre(`(?m)^(test result: FAILED\..*)$`),                             // cargo test
-	mustPre(`(?m)^\s*(\d+ failing)$`),                                      // mocha
-	mustPre(`(?m)^(FAIL\t\S+.*)$`),                                         // go test, per package
+var testFailures = []*prefilter.Regexp{
+	prefilter.MustCompile(`(?m)^(--- FAIL: .*)$`),                                        // go test
+	prefilter.MustCompile(`(?m)^(FAILED \S+::.*)$`),                                      // pytest short summary
+	prefilter.MustCompile(`(?m)^(test \S+ \.\.\. FAILED)$`),                              // cargo test
+	prefilter.MustCompile(`(?m)^\s*(FAIL\s+\S+\.[cm]?[jt]sx?\b.*)$`),                     // jest, vitest
+	prefilter.MustCompile(`(?m)^=+ (.*\b\d+ (?:failed|errors?)\b.*?) =+$`),               // pytest
+	prefilter.MustCompile(`(?m)^(\d+ (?:failed|errors?)(?:, \d+ \w+)* in [\d.]+s\b.*)$`), // pytest -q
+	prefilter.MustCompile(`(?m)^\s*(Tests?:?\s+\d+ failed\b.*)$`),                        // jest, vitest
+	prefilter.MustCompile(`(?m)^(test result: FAILED\..*)$`),                             // cargo test
+	prefilter.MustCompile(`(?m)^\s*(\d+ failing)$`),                                      // mocha
+	prefilter.MustCompile(`(?m)^(FAIL\t\S+.*)$`),                                         // go test, per package
 }
 
 // A testRunner recognizes a runner that reports a failed run in a summary
@@ -30,76 +31,76 @@ var testFailures = []*pre{
 type testRunner struct {
 	// summary matches the summary of a failed run; its first submatch is
 	// the message when no failed test is named.
-	summary *pre
+	summary *prefilter.Regexp
 	// first find the first failed test, best first; their first submatch
 	// is the message.
-	first []*pre
+	first []*prefilter.Regexp
 }
 
 // rspecFirst is the first entry of a "Failures:" list as ExUnit and RSpec
 // number it: "  1) test adds (CalcTest)".
-var rspecFirst = mustPre(`(?m)^  1\) (\S.*)$`)
+var rspecFirst = prefilter.MustCompile(`(?m)^  1\) (\S.*)$`)
 
 // testRunners are the runners recognized by their summaries.
 var testRunners = []testRunner{
 	{ // ExUnit (mix test): "297 tests, 11 failures", "1 doctest, 3 tests, 1 failure, 2 excluded"
-		summary: mustPre(`(?m)^((?:\d+ (?:doctests?|propert(?:y|ies)|features?), )*\d+ tests?, (?:[1-9]\d* failures?|0 failures, [1-9]\d* invalid)\b.*)$`),
-		first:   []*pre{rspecFirst},
+		summary: prefilter.MustCompile(`(?m)^((?:\d+ (?:doctests?|propert(?:y|ies)|features?), )*\d+ tests?, (?:[1-9]\d* failures?|0 failures, [1-9]\d* invalid)\b.*)$`),
+		first:   []*prefilter.Regexp{rspecFirst},
 	},
 	{ // RSpec: "12 examples, 2 failures", then "rspec ./spec/x_spec.rb:12 # …"
-		summary: mustPre(`(?m)^(\d+ examples?, (?:[1-9]\d* failures?|\d+ failures?, [1-9]\d* errors? occurred outside of examples)\b.*)$`),
-		first: []*pre{
-			mustPre(`(?m)^(rspec \S+ # .*)$`),
-			mustPre(`(?m)^(An error occurred while loading \S+)$`),
+		summary: prefilter.MustCompile(`(?m)^(\d+ examples?, (?:[1-9]\d* failures?|\d+ failures?, [1-9]\d* errors? occurred outside of examples)\b.*)$`),
+		first: []*prefilter.Regexp{
+			prefilter.MustCompile(`(?m)^(rspec \S+ # .*)$`),
+			prefilter.MustCompile(`(?m)^(An error occurred while loading \S+)$`),
 			rspecFirst,
 		},
 	},
 	{ // minitest: "5 runs, 9 assertions, 1 failures, 0 errors, 0 skips"
-		summary: mustPre(`(?m)^(\d+ runs, \d+ assertions, (?:[1-9]\d* failures, \d+ errors|\d+ failures, [1-9]\d* errors), \d+ skips)$`),
-		first:   []*pre{mustPre(`(?m)^  1\) (?:Failure|Error):\n(\S.*?):?$`)},
+		summary: prefilter.MustCompile(`(?m)^(\d+ runs, \d+ assertions, (?:[1-9]\d* failures, \d+ errors|\d+ failures, [1-9]\d* errors), \d+ skips)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^  1\) (?:Failure|Error):\n(\S.*?):?$`)},
 	},
 	{ // PHPUnit: "FAILURES!" and "Tests: 10, Assertions: 20, Failures: 1."
-		summary: mustPre(`(?m)^(?:FAILURES|ERRORS)!\n(Tests: \d+, Assertions: \d+, .*)$`),
-		first:   []*pre{mustPre(`(?m)^There (?:was|were) \d+ (?:failures?|errors?):\n\n1\) (\S.*)$`)},
+		summary: prefilter.MustCompile(`(?m)^(?:FAILURES|ERRORS)!\n(Tests: \d+, Assertions: \d+, .*)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^There (?:was|were) \d+ (?:failures?|errors?):\n\n1\) (\S.*)$`)},
 	},
 	{ // dotnet test: "Failed!  - Failed: 1, Passed: 9, …", .NET 9's "Test summary: …"
-		summary: mustPre(`(?m)^\s*(Failed!\s+- Failed:\s+[1-9]\d*, .*|Test summary: total: \d+, failed: [1-9]\d*, .*|Test Run Failed\.)$`),
-		first:   []*pre{mustPre(`(?m)^\s+(Failed \S.*?) \[[^\]]*\]$`)},
+		summary: prefilter.MustCompile(`(?m)^\s*(Failed!\s+- Failed:\s+[1-9]\d*, .*|Test summary: total: \d+, failed: [1-9]\d*, .*|Test Run Failed\.)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^\s+(Failed \S.*?) \[[^\]]*\]$`)},
 	},
 	{ // Gradle: "2 tests completed, 1 failed" after "AppTest > adds() FAILED"
-		summary: mustPre(`(?m)^(\d+ tests? completed, [1-9]\d* failed\b.*)$`),
-		first:   []*pre{mustPre(`(?m)^(\S.* > .* FAILED)$`)},
+		summary: prefilter.MustCompile(`(?m)^(\d+ tests? completed, [1-9]\d* failed\b.*)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^(\S.* > .* FAILED)$`)},
 	},
 	{ // Maven's surefire: "Tests run: 5, Failures: 1, Errors: 0, …"
-		summary: mustPre(`(?m)^(?:\[ERROR\] )?(Tests run: \d+, (?:Failures: [1-9]\d*, Errors: \d+|Failures: \d+, Errors: [1-9]\d*)\b.*)$`),
-		first: []*pre{
-			mustPre(`(?m)^\[ERROR\] (?:Failures|Errors): ?\n\[ERROR\]\s+(\S.*)$`),
-			mustPre(`(?m)^(?:Failed tests|Tests in error): ?\n\s+(\S.*)$`),
+		summary: prefilter.MustCompile(`(?m)^(?:\[ERROR\] )?(Tests run: \d+, (?:Failures: [1-9]\d*, Errors: \d+|Failures: \d+, Errors: [1-9]\d*)\b.*)$`),
+		first: []*prefilter.Regexp{
+			prefilter.MustCompile(`(?m)^\[ERROR\] (?:Failures|Errors): ?\n\[ERROR\]\s+(\S.*)$`),
+			prefilter.MustCompile(`(?m)^(?:Failed tests|Tests in error): ?\n\s+(\S.*)$`),
 		},
 	},
 	{ // XCTest (swift test): "Executed 5 tests, with 1 failure (0 unexpected) …", "Test Suite 'All tests' failed at …"
-		summary: mustPre(`(?m)^\s*(Executed \d+ tests?, with [1-9]\d* failures? .*|Test Suite '[^'\n]+' failed at .*)$`),
-		first:   []*pre{mustPre(`(?m)^(Test Case '.+' failed) \(`)},
+		summary: prefilter.MustCompile(`(?m)^\s*(Executed \d+ tests?, with [1-9]\d* failures? .*|Test Suite '[^'\n]+' failed at .*)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^(Test Case '.+' failed) \(`)},
 	},
 	{ // Swift Testing (swift test): "✘ Test run with 2 tests failed after …"
-		summary: mustPre(`(?m)^\S*\s*(Test run with \d+ tests?(?: in \d+ suites?)? failed after .*)$`),
-		first:   []*pre{mustPre(`(?m)^\S*\s*(Test .+ recorded an issue at .*)$`)},
+		summary: prefilter.MustCompile(`(?m)^\S*\s*(Test run with \d+ tests?(?: in \d+ suites?)? failed after .*)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^\S*\s*(Test .+ recorded an issue at .*)$`)},
 	},
 	{ // ctest: "50% tests passed, 1 tests failed out of 2"
-		summary: mustPre(`(?m)^(\d+% tests passed, [1-9]\d* tests? failed out of \d+)$`),
-		first:   []*pre{mustPre(`(?m)^The following tests FAILED:\n\s+(\d+ - .+)$`)},
+		summary: prefilter.MustCompile(`(?m)^(\d+% tests passed, [1-9]\d* tests? failed out of \d+)$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^The following tests FAILED:\n\s+(\d+ - .+)$`)},
 	},
 	{ // Playwright: "  1 failed" and the failed tests under it
-		summary: mustPre(`(?m)^  [1-9]\d* failed\n    (\S.*:\d+:\d+ › .*)$`),
+		summary: prefilter.MustCompile(`(?m)^  [1-9]\d* failed\n    (\S.*:\d+:\d+ › .*)$`),
 	},
 }
 
 var (
 	// goBuildFailedRE matches go test's line for a package whose test
 	// binary could not be built.
-	goBuildFailedRE = mustPre(`(?m)^(FAIL\s+\S+ \[(?:build|setup) failed\])$`)
+	goBuildFailedRE = prefilter.MustCompile(`(?m)^(FAIL\s+\S+ \[(?:build|setup) failed\])$`)
 	// goCompileErrorRE matches a Go compiler's or go command's error.
-	goCompileErrorRE = mustPre(`(?m)^(\S+\.go:\d+(?::\d+)?: .*)$`)
+	goCompileErrorRE = prefilter.MustCompile(`(?m)^(\S+\.go:\d+(?::\d+)?: .*)$`)
 )
 
 // matchTests recognizes a test runner reporting failed tests. A go test

@@ -1,4 +1,13 @@
-package analyzer
+// Package prefilter runs regular expressions behind a cheap test: from an
+// expression's syntax it finds a few literal strings, its needles, one of
+// which every match holds, and a text that holds none of them is ruled out
+// without running the expression. Failure signatures and benchmark readers
+// compile their expressions here; anything else that runs many expressions
+// over large texts (redaction) can too.
+//
+// The differential tests hold every expression compiled in the program to
+// what regexp finds, on the test cases' outputs and under fuzzing.
+package prefilter
 
 import (
 	"regexp"
@@ -11,8 +20,8 @@ import (
 
 // Most outputs hold none of the failure signatures, and a regular
 // expression with no literal prefix (every `(?m)^…` one) costs tens of
-// nanoseconds per byte to rule out. A pre is a regular expression with a
-// cheap test in front: it knows a few literal strings, its needles, one of
+// nanoseconds per byte to rule out. A Regexp is a regular expression with
+// a cheap test in front: it knows a few literal strings, its needles, one of
 // which every match holds, and a text holding none of them is not matched
 // at all. The needles are found in the expression's syntax, so they cannot
 // drift from it.
@@ -22,11 +31,11 @@ import (
 // the expression is run from there: `(?m)^.*(?:A|B).*$` reads one line
 // instead of the whole output.
 
-// A pre is a compiled regular expression with a literal pre-filter. Its
-// methods return what the same methods of its Regexp return; the ones it
+// A Regexp is a compiled regular expression with a literal pre-filter. Its
+// methods return what the same methods of its regexp.Regexp return; the ones it
 // does not redefine run the expression on the whole text. It is safe for
 // concurrent use.
-type pre struct {
+type Regexp struct {
 	*regexp.Regexp
 	needles []string // every match holds one; nil when the expression has no useful ones
 	rare    []int    // the index in each needle of its rarest byte, which searches look for
@@ -34,9 +43,9 @@ type pre struct {
 	seek    bool     // matches start at or after the line of the first needle
 }
 
-// prefilters lists every pre made, for the tests that check them against
+// all lists every Regexp made, for the tests that check them against
 // their expressions.
-var prefilters []*pre
+var all []*Regexp
 
 // minNeedle is the length below which needles rule out too little to be
 // worth a search.
@@ -45,14 +54,18 @@ const minNeedle = 3
 // maxNeedles bounds the needles searched for one expression.
 const maxNeedles = 12
 
-// mustPre compiles expr, as regexp.MustCompile does, with its pre-filter.
-func mustPre(expr string) *pre { return mustPreN(expr, minNeedle) }
+// MustCompile compiles expr, as regexp.MustCompile does, with its
+// pre-filter: for expressions run on whole outputs.
+func MustCompile(expr string) *Regexp { return mustCompile(expr, minNeedle) }
 
-// mustPreN is mustPre with needles of min bytes or more: for expressions
-// run on lines, where searching for even one byte costs less than the
-// expression.
-func mustPreN(expr string, min int) *pre {
-	p := &pre{Regexp: regexp.MustCompile(expr)}
+// MustCompileLine is MustCompile for expressions run on one line at a
+// time, where searching for even one byte costs less than the expression:
+// needles of one byte count.
+func MustCompileLine(expr string) *Regexp { return mustCompile(expr, 1) }
+
+// mustCompile is MustCompile with needles of min bytes or more.
+func mustCompile(expr string, min int) *Regexp {
+	p := &Regexp{Regexp: regexp.MustCompile(expr)}
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		panic(err) // MustCompile accepted it
@@ -63,18 +76,18 @@ func mustPreN(expr string, min int) *pre {
 	// needle to several of four bytes made benchmark reading slower.)
 	const long = 4
 	if l, ok := literals(re, long); ok && len(l.set) <= maxNeedles && minLen(l.set) >= min {
-		p.needles, p.fold = reduce(l.set), l.fold
+		p.needles, p.fold = minimal(l.set), l.fold
 		for _, n := range p.needles {
 			p.rare = append(p.rare, rarest(n, p.fold))
 		}
 		p.seek = l.local && !hasOp(re, syntax.OpBeginText)
 	}
-	prefilters = append(prefilters, p)
+	all = append(all, p)
 	return p
 }
 
-// reduce drops the needles that hold another: where they are, it is.
-func reduce(set []string) []string {
+// minimal drops the needles that hold another: where they are, it is.
+func minimal(set []string) []string {
 	var out []string
 	for _, s := range set {
 		if !slices.ContainsFunc(set, func(t string) bool { return t != s && strings.Contains(s, t) }) {
@@ -321,7 +334,7 @@ func isASCII(s string) bool {
 
 // from returns the offset in s at which to run the expression, and false
 // when s holds no needle and cannot match.
-func (p *pre) from(s string) (int, bool) {
+func (p *Regexp) from(s string) (int, bool) {
 	if p.needles == nil {
 		return 0, true
 	}
@@ -496,13 +509,13 @@ func foldsToASCII(s string, needles []string) bool {
 }
 
 // MatchString is regexp.MatchString, skipping texts with no needle.
-func (p *pre) MatchString(s string) bool {
+func (p *Regexp) MatchString(s string) bool {
 	i, ok := p.from(s)
 	return ok && p.Regexp.MatchString(s[i:])
 }
 
 // FindString is regexp.FindString, skipping texts with no needle.
-func (p *pre) FindString(s string) string {
+func (p *Regexp) FindString(s string) string {
 	i, ok := p.from(s)
 	if !ok {
 		return ""
@@ -512,7 +525,7 @@ func (p *pre) FindString(s string) string {
 
 // FindStringIndex is regexp.FindStringIndex, skipping texts with no
 // needle.
-func (p *pre) FindStringIndex(s string) []int {
+func (p *Regexp) FindStringIndex(s string) []int {
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -522,7 +535,7 @@ func (p *pre) FindStringIndex(s string) []int {
 
 // FindStringSubmatch is regexp.FindStringSubmatch, skipping texts with no
 // needle.
-func (p *pre) FindStringSubmatch(s string) []string {
+func (p *Regexp) FindStringSubmatch(s string) []string {
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -532,7 +545,7 @@ func (p *pre) FindStringSubmatch(s string) []string {
 
 // FindStringSubmatchIndex is regexp.FindStringSubmatchIndex, skipping
 // texts with no needle.
-func (p *pre) FindStringSubmatchIndex(s string) []int {
+func (p *Regexp) FindStringSubmatchIndex(s string) []int {
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -542,7 +555,7 @@ func (p *pre) FindStringSubmatchIndex(s string) []int {
 
 // FindAllStringIndex is regexp.FindAllStringIndex, skipping texts with no
 // needle.
-func (p *pre) FindAllStringIndex(s string, n int) [][]int {
+func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -556,7 +569,7 @@ func (p *pre) FindAllStringIndex(s string, n int) [][]int {
 
 // FindAllStringSubmatch is regexp.FindAllStringSubmatch, skipping texts
 // with no needle.
-func (p *pre) FindAllStringSubmatch(s string, n int) [][]string {
+func (p *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -566,7 +579,7 @@ func (p *pre) FindAllStringSubmatch(s string, n int) [][]string {
 
 // FindAllStringSubmatchIndex is regexp.FindAllStringSubmatchIndex,
 // skipping texts with no needle.
-func (p *pre) FindAllStringSubmatchIndex(s string, n int) [][]int {
+func (p *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -592,21 +605,21 @@ func shift(m []int, off int) []int {
 	return m
 }
 
-// anyOf is a set of expressions that matches a text when one of them
+// AnyOf is a set of expressions that matches a text when one of them
 // does: an alternation whose branches are pre-filtered one by one.
-type anyOf []*pre
+type AnyOf []*Regexp
 
-// mustAnyOf compiles each expression for lines (see mustPreN).
-func mustAnyOf(exprs ...string) anyOf {
-	a := make(anyOf, len(exprs))
+// MustAnyOf compiles each expression for lines (see MustCompileLine).
+func MustAnyOf(exprs ...string) AnyOf {
+	a := make(AnyOf, len(exprs))
 	for i, e := range exprs {
-		a[i] = mustPreN(e, 1)
+		a[i] = MustCompileLine(e)
 	}
 	return a
 }
 
 // MatchString reports whether one of the expressions matches s.
-func (a anyOf) MatchString(s string) bool {
+func (a AnyOf) MatchString(s string) bool {
 	for _, p := range a {
 		if p.MatchString(s) {
 			return true
@@ -614,7 +627,3 @@ func (a anyOf) MatchString(s string) bool {
 	}
 	return false
 }
-
-// mustPreN1 is mustPreN(expr, 1): for the expressions benchmark readers
-// run on each line of an output.
-func mustPreN1(expr string) *pre { return mustPreN(expr, 1) }

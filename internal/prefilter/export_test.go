@@ -1,0 +1,10 @@
+package prefilter
+
+// All returns every Regexp made so far.
+func All() []*Regexp { return all }
+
+// From is from, for the differential tests.
+func (p *Regexp) From(s string) (int, bool) { return p.from(s) }
+
+// Needles returns p's needles; nil when it has none.
+func (p *Regexp) Needles() []string { return p.needles }
