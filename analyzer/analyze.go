@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A SessionRef names the session a finding comes from.
@@ -120,7 +121,7 @@ type SessionStream struct {
 	keep  bool // leave the calls' outputs as they are (AnalyzeSession)
 	opts  StreamOptions
 	// parsed keeps the command lines parsed so far (see parseCommand).
-	parsed map[string]*Command
+	parsed map[string]*shell.Command
 
 	// With StreamOptions.Part: the calls added, in the order of their
 	// ordinals, that no part has taken yet, with their facts; the calls
@@ -177,7 +178,7 @@ func NewSessionStream(o StreamOptions) *SessionStream {
 // them). Calls must not change after they are added.
 func (st *SessionStream) Add(c *parser.Call) {
 	if st.parsed == nil {
-		st.parsed = make(map[string]*Command)
+		st.parsed = make(map[string]*shell.Command)
 	}
 	f := analyzeCall(c, !st.opts.NoNumbers, st.parsed)
 	if !st.keep {
@@ -306,9 +307,9 @@ func (st *SessionStream) last(s *parser.Session) *SessionReport {
 
 // callFacts are what the passes read of one call, found when it is added.
 type callFacts struct {
-	cmd    *Command   // the parsed shell command; nil for other tools
-	target string     // what the call acts on, or the program its error names
-	diag   *Diagnosis // why it failed; nil when it did not
+	cmd    *shell.Command // the parsed shell command; nil for other tools
+	target string         // what the call acts on, or the program its error names
+	diag   *Diagnosis     // why it failed; nil when it did not
 	// The numbers it printed, read as the passes read them with the zero
 	// BenchOptions: measures says a command of the line measures, and
 	// other that it is not the line's command of interest, whose target
@@ -321,7 +322,7 @@ type callFacts struct {
 
 // analyzeCall finds the facts of one call; its numbers too when numbers
 // is true. parsed, when not nil, keeps the commands parsed so far.
-func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*Command) *callFacts {
+func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*shell.Command) *callFacts {
 	f := &callFacts{}
 	if c.Kind == parser.Shell {
 		f.cmd = parseCommand(c.Command, parsed)
@@ -353,9 +354,9 @@ const (
 	maxParsedLen = 512
 )
 
-func parseCommand(line string, parsed map[string]*Command) *Command {
+func parseCommand(line string, parsed map[string]*shell.Command) *shell.Command {
 	if parsed == nil || len(line) > maxParsedLen {
-		return ParseCommand(line)
+		return shell.Parse(line)
 	}
 	if cmd, ok := parsed[line]; ok {
 		return cmd
@@ -363,7 +364,7 @@ func parseCommand(line string, parsed map[string]*Command) *Command {
 	if len(parsed) == maxParsed {
 		clear(parsed)
 	}
-	cmd := ParseCommand(line)
+	cmd := shell.Parse(line)
 	parsed[line] = cmd
 	return cmd
 }
@@ -372,7 +373,7 @@ func parseCommand(line string, parsed map[string]*Command) *Command {
 type sessionAnalysis struct {
 	s        *parser.Session
 	ref      SessionRef
-	cmds     []*Command // parsed shell commands; nil for other tools
+	cmds     []*shell.Command // parsed shell commands; nil for other tools
 	targets  []string
 	failures []*Failure     // nil for calls that succeeded
 	index    map[string]int // call index by id
@@ -397,7 +398,7 @@ func newSessionAnalysisOf(s *parser.Session, facts []*callFacts) *sessionAnalysi
 	a := &sessionAnalysis{
 		s:        s,
 		ref:      SessionRef{Path: s.Path, Format: s.Format, ID: s.ID},
-		cmds:     make([]*Command, 0, len(calls)),
+		cmds:     make([]*shell.Command, 0, len(calls)),
 		targets:  make([]string, 0, len(calls)),
 		failures: make([]*Failure, 0, len(calls)),
 		index:    make(map[string]int, len(calls)),
@@ -479,7 +480,7 @@ func (a *sessionAnalysis) newFailure(i int, d *Diagnosis) *Failure {
 
 // targetOf names what a call acts on: the target of its shell command, or
 // the tool kind and its file ("edit parser/x.go").
-func targetOf(c *parser.Call, cmd *Command) string {
+func targetOf(c *parser.Call, cmd *shell.Command) string {
 	if cmd != nil {
 		return cmd.Target
 	}
@@ -494,7 +495,7 @@ func targetOf(c *parser.Call, cmd *Command) string {
 // `op item get key | gpg --import` failing with "gpg: no valid OpenPGP
 // data found", the cp of `killall app; cp app ~/bin` failing with "cp:
 // cannot create regular file". It returns "" otherwise.
-func blame(cmd *Command, d *Diagnosis) string {
+func blame(cmd *shell.Command, d *Diagnosis) string {
 	if cmd == nil {
 		return ""
 	}
@@ -519,8 +520,8 @@ func blame(cmd *Command, d *Diagnosis) string {
 		return prog
 	}
 	for _, argv := range cmd.Others {
-		if len(argv) > 0 && programName(argv[0]) == prog {
-			t, _ := identify(argv)
+		if len(argv) > 0 && shell.ProgramName(argv[0]) == prog {
+			t, _ := shell.Identify(argv)
 			return t
 		}
 	}

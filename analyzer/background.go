@@ -3,6 +3,7 @@ package analyzer
 import (
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // Two outcomes of a command that ran longer than the agent waited for it.
@@ -24,7 +25,7 @@ var agentTimeout = ruleNamed("agent-timeout")
 // servedUntilTimeout reports whether out, the output of cmd, is that of a
 // server that printed its ready line and ran until the agent's timeout
 // stopped it.
-func servedUntilTimeout(out string, cmd *Command) bool {
+func servedUntilTimeout(out string, cmd *shell.Command) bool {
 	// The marker first: its rule's pre-filter rules out most outputs
 	// at once.
 	return agentTimeout.match(out, cmd, false) != nil && readyLineRE.MatchString(out)

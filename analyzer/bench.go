@@ -10,6 +10,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Bench is one benchmark number a call printed: the objects `retrace
@@ -124,13 +125,13 @@ func (a *sessionAnalysis) factsOf(i int) *callFacts {
 // with the command's own options as context where nothing nearer says
 // otherwise. It returns nil for commands that do not measure: listings,
 // searches, help text, installs, builds, servers.
-func callBench(cmd *Command, out string, opts BenchOptions) []*Bench {
+func callBench(cmd *shell.Command, out string, opts BenchOptions) []*Bench {
 	return commandBench(measured(cmd, opts), out, opts)
 }
 
 // commandBench returns the numbers of the output of mc, a command that
 // measures (see measured), or nil when mc is nil.
-func commandBench(mc *Command, out string, opts BenchOptions) []*Bench {
+func commandBench(mc *shell.Command, out string, opts BenchOptions) []*Bench {
 	if mc == nil {
 		return nil
 	}
@@ -153,11 +154,11 @@ func commandBench(mc *Command, out string, opts BenchOptions) []*Bench {
 // line's command of interest, or, when that only sets up (`pip install -r
 // r.txt && python3 bench.py`), the last other command of the line that
 // does not. It returns nil when none measures.
-func measured(cmd *Command, opts BenchOptions) *Command {
+func measured(cmd *shell.Command, opts BenchOptions) *shell.Command {
 	if cmd == nil {
 		return nil
 	}
-	if c := containerRun(cmd); c != nil {
+	if c := cmd.InContainer(); c != nil {
 		cmd = c
 	}
 	if measures(cmd, opts) {
@@ -168,11 +169,10 @@ func measured(cmd *Command, opts BenchOptions) *Command {
 	}
 	for i := len(cmd.Others) - 1; i >= 0; i-- {
 		argv := cmd.Others[i]
-		if len(argv) == 0 || setupPrograms[programName(argv[0])] {
+		if len(argv) == 0 || shell.IsSetup(shell.ProgramName(argv[0])) {
 			continue
 		}
-		t, args := identify(argv)
-		c := &Command{Line: cmd.Line, Host: cmd.Host, Argv: argv, Target: t, Args: args}
+		c := cmd.Sub(argv)
 		if measures(c, opts) {
 			return c
 		}
@@ -180,45 +180,29 @@ func measured(cmd *Command, opts BenchOptions) *Command {
 	return nil
 }
 
-// containerRun returns the command a `docker run` or `podman run` runs in
-// its container, or nil when cmd is not one or names no command.
-func containerRun(cmd *Command) *Command {
-	if cmd.Target != "docker run" && cmd.Target != "podman run" {
-		return nil
-	}
-	rest := skipOptions(cmd.Args, "eEvpwuhmlc", "env env-file volume publish workdir user name hostname "+
-		"network net gpus shm-size ipc entrypoint device runtime platform mount cpus memory label "+
-		"add-host cap-add cap-drop security-opt ulimit pid log-driver log-opt restart tmpfs pull")
-	if len(rest) < 2 {
-		return nil
-	}
-	t, args := identify(rest[1:]) // after the image
-	return &Command{Line: cmd.Line, Host: cmd.Host, Argv: rest[1:], Target: t, Args: args}
-}
-
 // measures reports whether a command's output may hold benchmark results:
 // not a file listing, a search, source code, help text, an install, a
 // build or a server's log.
-func measures(cmd *Command, opts BenchOptions) bool {
+func measures(cmd *shell.Command, opts BenchOptions) bool {
 	if opts.GPU && cmd.Target == "nvidia-smi" {
 		return true
 	}
-	if diagnosticTargets[cmd.Target] || diagnosticTargets[cmd.Program()] || viewers[cmd.Target] {
+	if cmd.Inspects() || cmd.IsViewer() {
 		return false
 	}
 	if preparesOnly(cmd) || servers[cmd.Target] || quietPrograms[cmd.Program()] {
 		return false
 	}
-	return !asksHelp(cmd)
+	return !cmd.AsksHelp()
 }
 
 // preparesOnly reports whether a command installs, downloads or builds.
 // A container run is not one: what it runs may be a benchmark.
-func preparesOnly(cmd *Command) bool {
+func preparesOnly(cmd *shell.Command) bool {
 	if cmd.Target == "docker run" || cmd.Target == "podman run" {
 		return false
 	}
-	return environmentTargets[cmd.Target] || environmentTargets[cmd.Program()] || builds[cmd.Target]
+	return cmd.ChangesEnvironment() || builds[cmd.Target]
 }
 
 // builds are targets that compile or package: their times are build
@@ -259,7 +243,7 @@ func extractBench(out string) []*Bench {
 // A benchText is an output being read: its lines, and which of them a
 // tool's reader has taken, so that the generic reading skips them.
 type benchText struct {
-	cmd     *Command // the command that printed it; nil when unknown
+	cmd     *shell.Command // the command that printed it; nil when unknown
 	opts    BenchOptions
 	lines   []string
 	claimed []bool
@@ -301,7 +285,7 @@ func outputLines(out string) []string {
 // extract reads an output with the tools' readers, then reads the lines
 // none of them took with the generic reading. The numbers come in output
 // order.
-func extract(cmd *Command, out string, opts BenchOptions) []*Bench {
+func extract(cmd *shell.Command, out string, opts BenchOptions) []*Bench {
 	t := &benchText{cmd: cmd, opts: opts, lines: outputLines(out)}
 	t.claimed = make([]bool, len(t.lines))
 	var found []*Bench

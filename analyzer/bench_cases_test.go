@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A benchCase is one case of testdata/bench: a command line, its output
@@ -73,7 +75,7 @@ func TestBenchCases(t *testing.T) {
 	pass := 0
 	for _, c := range cases {
 		ok := t.Run(c.file+"/"+c.name, func(t *testing.T) {
-			got := benchLines(callBench(ParseCommand(c.cmd), c.out, BenchOptions{}))
+			got := benchLines(callBench(shell.Parse(c.cmd), c.out, BenchOptions{}))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", c.cmd, diff)
 			}
@@ -97,7 +99,7 @@ func FuzzCallBench(f *testing.F) {
 		"it/s": true, "samples/s": true, "ops/s": true, "%": true, "x": true}
 	f.Fuzz(func(t *testing.T, cmd, out string, gpu bool) {
 		lines := len(outputLines(out))
-		for _, b := range callBench(ParseCommand(cmd), out, BenchOptions{GPU: gpu}) {
+		for _, b := range callBench(shell.Parse(cmd), out, BenchOptions{GPU: gpu}) {
 			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Label == "" || !normalized[b.Unit] {
 				t.Errorf("bad number %+v", b)
 			}

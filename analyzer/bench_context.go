@@ -3,6 +3,8 @@ package analyzer
 import (
 	"regexp"
 	"strings"
+
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A benchmark's context starts with the options of the command that
@@ -10,7 +12,7 @@ import (
 // and with its value as written (after the shell's unquoting). Options
 // without a value, URLs, and what follows "--" (the arguments of another
 // program) are not context; neither are the options of wrappers (ssh,
-// docker exec, timeout, env) nor of pipe filters, which ParseCommand
+// docker exec, timeout, env) nor of pipe filters, which shell.Parse
 // peels.
 
 // An optionSpec says how to read the options of one tool where the
@@ -42,7 +44,7 @@ var toolOptions = map[string]optionSpec{
 var secretRE = regexp.MustCompile(`(?:^|-)(?:password|passwd|pass|secret|api-?key|access-key|token|auth|credentials?|cookie)$`)
 
 // commandContext returns the options of a command as context.
-func commandContext(cmd *Command) map[string]string {
+func commandContext(cmd *shell.Command) map[string]string {
 	spec, ok := toolOptions[cmd.Target]
 	if !ok {
 		spec = toolOptions[cmd.Program()]
@@ -63,7 +65,7 @@ func commandContext(cmd *Command) map[string]string {
 		if a == "--" {
 			break
 		}
-		if !isFlag(a) {
+		if !shell.IsFlag(a) {
 			continue
 		}
 		var name, value string
@@ -81,7 +83,7 @@ func commandContext(cmd *Command) map[string]string {
 			short = len(name) == 1
 		}
 		if !hasValue {
-			if has(bools, name, long) || i+1 >= len(args) || isFlag(args[i+1]) || args[i+1] == "--" {
+			if has(bools, name, long) || i+1 >= len(args) || shell.IsFlag(args[i+1]) || args[i+1] == "--" {
 				continue
 			}
 			if short && looksLikeFile(args[i+1]) {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // markedLines prints numbers as benchLines does, with "(baseline)" after
@@ -81,7 +82,7 @@ func TestCallBench(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markedLines(callBench(ParseCommand(tt.cmd), tt.out, BenchOptions{}))
+			got := markedLines(callBench(shell.Parse(tt.cmd), tt.out, BenchOptions{}))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("%s: %q (-want +got):\n%s", tt.cmd, tt.out, diff)
 			}
@@ -121,7 +122,7 @@ func TestGPUOption(t *testing.T) {
 			[]string{"utilization.gpu = 45 % [format=csv gpu=0 query-gpu=index,utilization.gpu,memory.used]"}},
 	}
 	for _, tt := range tests {
-		got := benchLines(callBench(ParseCommand(tt.cmd), tt.out, BenchOptions{GPU: tt.gpu}))
+		got := benchLines(callBench(shell.Parse(tt.cmd), tt.out, BenchOptions{GPU: tt.gpu}))
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s, GPU %v (-want +got):\n%s", tt.cmd, tt.gpu, diff)
 		}
@@ -153,7 +154,7 @@ func TestCommandContext(t *testing.T) {
 		{"ssh h 'timeout 60 env A=1 python3 b.py --n 5 2>&1 | tail -n 3'", map[string]string{"n": "5"}},
 	}
 	for _, tt := range tests {
-		got := commandContext(ParseCommand(tt.cmd))
+		got := commandContext(shell.Parse(tt.cmd))
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("commandContext(%q) (-want +got):\n%s", tt.cmd, diff)
 		}
@@ -199,7 +200,7 @@ func TestBenchNoTime(t *testing.T) {
 func TestBenchLines(t *testing.T) {
 	for _, c := range benchCases(t) {
 		lines := outputLines(c.out)
-		for _, b := range callBench(ParseCommand(c.cmd), c.out, BenchOptions{}) {
+		for _, b := range callBench(shell.Parse(c.cmd), c.out, BenchOptions{}) {
 			if b.Line < 1 || b.Line > len(lines) {
 				t.Errorf("%s/%s: %s: line %d out of range", c.file, c.name, b.Label, b.Line)
 				continue
@@ -221,14 +222,14 @@ func TestBenchLines(t *testing.T) {
 // saved cursor ("\x1b7") and a title without its terminator.
 func TestEscapesReadAlike(t *testing.T) {
 	const escapes = "\x1b[>4;2m\x1b(B\x1b7"
-	bench := markedLines(callBench(ParseCommand("python3 b.py"),
+	bench := markedLines(callBench(shell.Parse("python3 b.py"),
 		escapes+"Throughput:\x1b[0m 86.8 tok/s\n\x1b]0;done", BenchOptions{}))
 	if want := []string{"Throughput = 86.8 tok/s"}; !slices.Equal(bench, want) {
 		t.Errorf("numbers = %q, want %q", bench, want)
 	}
 	c := &parser.Call{Kind: parser.Shell, Command: "make", Exit: ptr(2),
 		Output: escapes + "make: *** No rule to make target 'x'.  Stop.\n"}
-	d := Diagnose(c, ParseCommand(c.Command))
+	d := Diagnose(c, shell.Parse(c.Command))
 	if d == nil || d.Parser != "make" || d.Message != "No rule to make target 'x'." {
 		t.Errorf("Diagnose = %+v, want make's usage error", d)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // Build tools and linters that report a failure in words of their own, not
@@ -39,7 +40,7 @@ var (
 // errors, a dependency that did not compile, an application that could not
 // start (under mix test, no test ran), an unknown task, and uncaught
 // exceptions.
-func matchElixir(out string, cmd *Command, _ bool) *Diagnosis {
+func matchElixir(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	if loc := elixirCompileRE.FindStringIndex(out); loc != nil {
 		msg := strings.TrimPrefix(out[loc[0]:loc[1]], "** ")
 		if d := elixirDiagnostic(out[:loc[0]], "error"); d != "" {
@@ -117,7 +118,7 @@ var (
 // matchDialyzer recognizes Dialyzer run by mix dialyzer reporting
 // warnings: "Total errors: 1", "done (warnings were emitted)" (dialyxir
 // then halts the VM with exit status 2). The first warning is the message.
-func matchDialyzer(out string, _ *Command, _ bool) *Diagnosis {
+func matchDialyzer(out string, _ *shell.Command, _ bool) *Diagnosis {
 	total := dialyzerTotalRE.FindString(out)
 	if total == "" && !dialyzerDoneRE.MatchString(out) {
 		return nil
@@ -142,7 +143,7 @@ var (
 
 // matchCredo recognizes Credo reporting issues; the first, with its place,
 // is the message.
-func matchCredo(out string, _ *Command, _ bool) *Diagnosis {
+func matchCredo(out string, _ *shell.Command, _ bool) *Diagnosis {
 	m := credoSummaryRE.FindStringSubmatch(out)
 	if m == nil || m[1] == "no issues" {
 		return nil
@@ -167,7 +168,7 @@ var (
 // matchESLint recognizes ESLint reporting errors, or more warnings than
 // --max-warnings allows. The first error, with its file, line and rule, is
 // the message.
-func matchESLint(out string, _ *Command, _ bool) *Diagnosis {
+func matchESLint(out string, _ *shell.Command, _ bool) *Diagnosis {
 	summary := eslintSummaryRE.FindString(out)
 	if summary == "" {
 		if s := eslintTooManyRE.FindString(out); s != "" {
@@ -213,7 +214,7 @@ var (
 
 // matchMSBuild recognizes dotnet build (MSBuild) failing: its first error,
 // or its verdict.
-func matchMSBuild(out string, _ *Command, _ bool) *Diagnosis {
+func matchMSBuild(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if m := msbuildErrorRE.FindStringSubmatch(out); m != nil {
 		return &Diagnosis{Category: BuildError, Message: termtext.Cut(strings.TrimSpace(m[1]), 200)}
 	}
@@ -239,7 +240,7 @@ var (
 // matchGradle recognizes Gradle failing a build: a Kotlin compiler error,
 // else what went wrong (a test task's failing tests are a test failure),
 // else the task that failed.
-func matchGradle(out string, _ *Command, _ bool) *Diagnosis {
+func matchGradle(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if !gradleFailedRE.MatchString(out) {
 		return nil
 	}
@@ -279,7 +280,7 @@ var (
 // matchMaven recognizes Maven failing a build: a compiler error, else the
 // goal that failed (failed tests are a test failure), else its first
 // error; an unknown lifecycle phase is a usage error.
-func matchMaven(out string, _ *Command, _ bool) *Diagnosis {
+func matchMaven(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if !mavenFailedRE.MatchString(out) {
 		return nil
 	}
@@ -317,7 +318,7 @@ var (
 // by the recipe's own error, the last line before make's that says it
 // failed; make's line is the message when there is none. No rule for the
 // target asked for is a usage error; for a prerequisite, a missing file.
-func matchMake(out string, _ *Command, _ bool) *Diagnosis {
+func matchMake(out string, _ *shell.Command, _ bool) *Diagnosis {
 	m := makeErrorRE.FindStringSubmatchIndex(out)
 	if m == nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // This file recognizes the usage errors of command-line parsers whose
@@ -25,7 +26,7 @@ var (
 
 // matchArgparse recognizes Python argparse: a "usage: PROG …" block
 // followed by "PROG: error: MESSAGE".
-func matchArgparse(out string, _ *Command, _ bool) *Diagnosis {
+func matchArgparse(out string, _ *shell.Command, _ bool) *Diagnosis {
 	for _, m := range argparseErrorRE.FindAllStringSubmatchIndex(out, -1) {
 		prog, msg := out[m[2]:m[3]], strings.TrimSpace(out[m[4]:m[5]])
 		usage := usageBlock(out[:m[0]], "usage: "+prog)
@@ -91,7 +92,7 @@ var (
 
 // matchClick recognizes Python click: "Usage: PROG …", then "Error:
 // MESSAGE".
-func matchClick(out string, _ *Command, _ bool) *Diagnosis {
+func matchClick(out string, _ *shell.Command, _ bool) *Diagnosis {
 	loc := clickUsageRE.FindStringIndex(out)
 	if loc == nil {
 		return nil
@@ -107,7 +108,7 @@ func matchClick(out string, _ *Command, _ bool) *Diagnosis {
 
 // matchTyper recognizes typer's usage errors, which click's message in a
 // box: "╭─ Error ─╮ │ MESSAGE │ ╰─╯", usually after "Usage: PROG …".
-func matchTyper(out string, _ *Command, _ bool) *Diagnosis {
+func matchTyper(out string, _ *shell.Command, _ bool) *Diagnosis {
 	loc := typerBoxRE.FindStringIndex(out)
 	if loc == nil {
 		return nil
@@ -178,7 +179,7 @@ var (
 
 // matchClap recognizes Rust's clap: "error: MESSAGE", optional tips, the
 // usage, and "For more information, try '--help'."
-func matchClap(out string, _ *Command, _ bool) *Diagnosis {
+func matchClap(out string, _ *shell.Command, _ bool) *Diagnosis {
 	m := clapErrorRE.FindStringSubmatchIndex(out)
 	if m == nil || !strings.Contains(out[m[1]:], "For more information, try '--help'") {
 		return nil
@@ -239,7 +240,7 @@ var (
 // matchGoFlag recognizes Go's flag package: "flag provided but not
 // defined: -x" and the "Usage of PROG:" list of flags; or the go command's
 // own "usage: go test …" line.
-func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
+func matchGoFlag(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	m := goFlagErrorRE.FindStringSubmatch(out)
 	if m == nil {
 		return nil
@@ -267,7 +268,7 @@ func matchGoFlag(out string, cmd *Command, _ bool) *Diagnosis {
 
 // builtByGoRun reports whether cmd runs a program go run builds, whose
 // flag errors are its own, not the go command's.
-func builtByGoRun(cmd *Command) bool {
+func builtByGoRun(cmd *shell.Command) bool {
 	return cmd.Target == "go run" || !strings.HasPrefix(cmd.Target, "go ")
 }
 
@@ -276,7 +277,7 @@ var hfUnusedRE = prefilter.MustCompile(`(?s)ValueError: (Some specified argument
 // matchHfArgparser recognizes Hugging Face's HfArgumentParser, which
 // raises a ValueError listing the arguments it did not use; the traceback
 // says where the parser was called.
-func matchHfArgparser(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
+func matchHfArgparser(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
 	m := hfUnusedRE.FindStringSubmatch(out)
 	if m == nil {
 		return nil
@@ -371,7 +372,7 @@ var cmdBannerRE = prefilter.MustCompile(`^\s*Microsoft Windows \[Version [\d.]+\
 // matchCmdBanner recognizes cmd.exe run with /c from Git Bash, which turns
 // "/c" into a path: cmd.exe starts, prints its banner and prompt, and the
 // command never runs.
-func matchCmdBanner(out string, cmd *Command, _ bool) *Diagnosis {
+func matchCmdBanner(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	if cmd == nil || !cmdBannerRE.MatchString(out) {
 		return nil
 	}
@@ -394,7 +395,7 @@ var (
 
 // matchUsageText recognizes a program that rejected its command line in
 // its own words and printed its usage, or printed only its usage.
-func matchUsageText(out string, _ *Command, _ bool) *Diagnosis {
+func matchUsageText(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if m := windowsInvalidRE.FindString(out); m != "" {
 		return &Diagnosis{Category: CLIUsage, Parser: "windows", Message: termtext.Cut(strings.TrimSpace(m), 200)}
 	}

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"slices"
 	"strings"
+
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Diff says how a fix's arguments differ from those of the failed call
@@ -61,14 +63,14 @@ func splitArgs(args []string, greedy bool) (opts []option, words []string) {
 		switch {
 		case a == "--":
 			return opts, append(words, args[i+1:]...)
-		case !isFlag(a):
+		case !shell.IsFlag(a):
 			words = append(words, a)
 		case strings.Contains(a, "="):
 			name, value, _ := strings.Cut(a, "=")
 			opts = append(opts, option{name, value})
 		default:
 			o := option{name: a}
-			for i+1 < len(args) && !isFlag(args[i+1]) && args[i+1] != "--" {
+			for i+1 < len(args) && !shell.IsFlag(args[i+1]) && args[i+1] != "--" {
 				o.value = strings.TrimSpace(o.value + " " + args[i+1])
 				i++
 				if !greedy {
@@ -81,13 +83,11 @@ func splitArgs(args []string, greedy bool) (opts []option, words []string) {
 	return opts, words
 }
 
-func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' && !isNumber(s) }
-
 // flagName returns the flag of a Removed or Added entry, or "" for a
 // positional word.
 func flagName(entry string) string {
 	name, _, _ := strings.Cut(entry, " ")
-	if !isFlag(name) {
+	if !shell.IsFlag(name) {
 		return ""
 	}
 	return name
@@ -95,7 +95,7 @@ func flagName(entry string) string {
 
 // diffCommands compares the arguments and environment of a failed command
 // and its fix.
-func diffCommands(failed, fixed *Command) *Diff {
+func diffCommands(failed, fixed *shell.Command) *Diff {
 	d := &Diff{Renamed: []Rename{}, Removed: []string{}, Added: []string{}, Changed: []Change{}}
 	a, aw := splitArgs(failed.Args, false)
 	b, bw := splitArgs(fixed.Args, false)

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/shell"
 )
 
 func TestDiffCommands(t *testing.T) {
@@ -94,7 +96,7 @@ func TestDiffCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := diffCommands(ParseCommand(tt.failed), ParseCommand(tt.fixed))
+			got := diffCommands(shell.Parse(tt.failed), shell.Parse(tt.fixed))
 			want := Diff{Renamed: nonNilRenames(tt.want.Renamed), Removed: nonNil(tt.want.Removed), Added: nonNil(tt.want.Added), Changed: nonNilChanges(tt.want.Changed)}
 			if diff := cmp.Diff(&want, got); diff != "" {
 				t.Errorf("diff (-want +got):\n%s", diff)

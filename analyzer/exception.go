@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 var (
@@ -68,7 +69,7 @@ func exceptionCategory(typ, msg string) Category {
 // another program logged and survived is not its failure, but a script
 // that printed its own traceback, or that of a program it ran, then went
 // on to exit 0 did not do its job.
-func matchTraceback(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
+func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
 	locs := tracebackRE.FindAllStringIndex(out, -1)
 	if locs == nil {
 		if d := matchSyntaxError(out); d != nil {
@@ -98,7 +99,7 @@ func matchTraceback(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
 	if m == nil {
 		return nil
 	}
-	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 && !(runsPython(cmd) && notSurvived(cmd, frames, lines[i+1:])) {
+	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 && !(cmd != nil && cmd.RunsPython() && notSurvived(cmd, frames, lines[i+1:])) {
 		return nil
 	}
 	exc := &ExceptionInfo{Type: m[1], Message: termtext.Cut(strings.TrimSpace(m[2]), 200)}
@@ -127,7 +128,7 @@ var noModuleRE = prefilter.MustCompile(`No module named '([^']+)'`)
 // and went on did not recover from it: it said so at its end (its last
 // line reports a failure), or the traceback is not the script's own
 // but that of a program it ran (none of its frames is in the script).
-func notSurvived(cmd *Command, frames []ExceptionInfo, after []string) bool {
+func notSurvived(cmd *shell.Command, frames []ExceptionInfo, after []string) bool {
 	for i := len(after) - 1; i >= 0; i-- {
 		if strings.TrimSpace(after[i]) != "" {
 			if failureWordRE.MatchString(after[i]) {
@@ -146,16 +147,6 @@ func notSurvived(cmd *Command, frames []ExceptionInfo, after []string) bool {
 		}
 	}
 	return len(frames) > 0
-}
-
-// runsPython reports whether the command runs the Python interpreter: a
-// script, a module or -c.
-func runsPython(cmd *Command) bool {
-	if cmd == nil || len(cmd.Argv) == 0 {
-		return false
-	}
-	prog := programName(cmd.Argv[0])
-	return pythonRE.MatchString(prog) || prog == "py" || strings.HasSuffix(cmd.Target, ".py")
 }
 
 // syntaxErrorRE finds the error Python reports for a file it could not

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // matchUnexpanded recognizes a line whose command substitutions the shell
@@ -11,7 +12,7 @@ import (
 // for `echo "$(basename $f)"`): the agent's own shell escaped the $( of
 // the line, so that nothing it meant ran. Substitutions the line itself
 // quotes or escapes ('$(date)', \$(date)) are meant to print as they are.
-func matchUnexpanded(out string, cmd *Command, _ bool) *Diagnosis {
+func matchUnexpanded(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	if cmd == nil || !strings.Contains(out, "$(") {
 		return nil
 	}

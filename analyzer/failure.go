@@ -9,6 +9,7 @@ import (
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Category names a kind of failure.
@@ -90,7 +91,7 @@ type rule struct {
 	// match returns the diagnosis of out, the output of cmd, or nil.
 	// claimsSuccess reports that the call's record says it succeeded, so
 	// only unmistakable evidence should count.
-	match func(out string, cmd *Command, claimsSuccess bool) *Diagnosis
+	match func(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis
 }
 
 // rules are tried in order; the first that matches names the failure.
@@ -212,23 +213,10 @@ func refused(out string) bool {
 	return blockedRE.MatchString(out)
 }
 
-// Programs whose output is data: an error message in what they print is
-// not theirs.
-var viewers = map[string]bool{
-	"cat": true, "head": true, "tail": true, "less": true, "more": true, "grep": true,
-	"egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true,
-	"sed": true, "awk": true, "jq": true, "yq": true, "find": true, "ls": true,
-	"echo": true, "printf": true, "diff": true, "git log": true, "git show": true,
-	"git diff": true, "git grep": true, "journalctl": true, "docker logs": true,
-	"kubectl logs": true, "wc": true, "sort": true, "uniq": true, "strings": true,
-	"xxd": true, "od": true, "tree": true, "nl": true, "bat": true, "column": true,
-	"dmesg": true,
-}
-
 // Diagnose says whether call c failed and why; it returns nil for a call
 // that succeeded. cmd is c's parsed command, nil for tools other than the
 // shell.
-func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
+func Diagnose(c *parser.Call, cmd *shell.Command) *Diagnosis {
 	out := stripNoise(termtext.StripEscapes(c.Output))
 	switch c.Status {
 	case "running", "no-result":
@@ -268,7 +256,7 @@ func Diagnose(c *parser.Call, cmd *Command) *Diagnosis {
 	// the line chose to ignore (`|| true`), only unmistakable signatures
 	// count. The output of a viewer is data: only the shell not finding
 	// the viewer itself says it failed.
-	data := viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd)
+	data := cmd.IsViewer() || cmd.AsksHelp()
 	if recorded == "" {
 		any := cmd.Masked && !cmd.Ignored
 		d := matchRules(out, cmd, true, func(r *rule) bool {
@@ -332,7 +320,7 @@ var shellRules = map[string]bool{"command-not-found": true, "powershell-syntax":
 
 // matchRules returns the diagnosis of the first rule that use allows and
 // that matches out, with the rule as its evidence, or nil.
-func matchRules(out string, cmd *Command, claimsSuccess bool, use func(*rule) bool) *Diagnosis {
+func matchRules(out string, cmd *shell.Command, claimsSuccess bool, use func(*rule) bool) *Diagnosis {
 	for i := range rules {
 		r := &rules[i]
 		if !use(r) {
@@ -349,7 +337,7 @@ func matchRules(out string, cmd *Command, claimsSuccess bool, use func(*rule) bo
 		d.Evidence = name + " signature"
 		if claimsSuccess {
 			if cmd.Masked {
-				d.Evidence += ", exit status hidden by " + maskedBy(cmd)
+				d.Evidence += ", exit status hidden by " + cmd.MaskedBy()
 			} else {
 				d.Evidence += " despite exit status 0"
 			}
@@ -394,7 +382,7 @@ func recordEvidence(c *parser.Call) string {
 // line's: the last stage of `ls | grep env`, the grep of `ssh host 'ps |
 // grep x'` or of `grep -q x f && echo found`, not the killall of
 // `killall app; cp app ~/bin`. out is the call's output, noise removed.
-func benignExit(c *parser.Call, cmd *Command, out string) bool {
+func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
 	empty := strings.TrimSpace(out) == ""
 	if c.Exit == nil {
 		if c.Note != "" {
@@ -436,7 +424,7 @@ func answers(t string, quiet bool) bool {
 
 // expectsFailure reports whether the line says it expects its command may
 // fail and discards the error: PowerShell's -ErrorAction SilentlyContinue.
-func expectsFailure(cmd *Command) bool {
+func expectsFailure(cmd *shell.Command) bool {
 	return silentlyRE.MatchString(cmd.Line)
 }
 
@@ -453,13 +441,6 @@ var (
 	probes = map[string]bool{"which": true, "type": true, "whereis": true, "command": true}
 )
 
-func maskedBy(cmd *Command) string {
-	if cmd.hiddenBy != "" {
-		return cmd.hiddenBy
-	}
-	return "|| …"
-}
-
 // killedRE matches the shell's report of a child killed by SIGKILL: a bare
 // "Killed", or bash's "line 1: 48213 Killed   cmd".
 var killedRE = regexp.MustCompile(`^(?:.*: line \d+: \d+ )?Killed\b`)
@@ -471,12 +452,12 @@ func timedOut(out string) bool { return timedOutRE.MatchString(out) }
 // matchRE returns a rule that takes the first line the first expression
 // that matches finds, and uses it as the message: earlier expressions name
 // the failure better.
-func matchRE(cat Category, exprs ...string) func(string, *Command, bool) *Diagnosis {
+func matchRE(cat Category, exprs ...string) func(string, *shell.Command, bool) *Diagnosis {
 	res := make([]*prefilter.Regexp, len(exprs))
 	for i, e := range exprs {
 		res[i] = prefilter.MustCompile(e)
 	}
-	return func(out string, _ *Command, _ bool) *Diagnosis {
+	return func(out string, _ *shell.Command, _ bool) *Diagnosis {
 		for _, re := range res {
 			if m := re.FindString(out); m != "" {
 				return &Diagnosis{Category: cat, Message: termtext.Cut(strings.TrimSpace(m), 200)}
@@ -504,7 +485,7 @@ var wrapperNotFoundRE = prefilter.MustCompile(`(?m)^(timeout|nohup|env|nice|xarg
 // command not found" about something else is not misread, unless the exit
 // status 127 says so; or a wrapper of the line that could not run what it
 // was given.
-func matchNotFound(out string, cmd *Command, _ bool) *Diagnosis {
+func matchNotFound(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	if m := wrapperNotFoundRE.FindStringSubmatch(out); m != nil && slices.Contains(strings.Fields(cmd.Line), m[1]) {
 		return &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: m[2]}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and expectations")
@@ -42,9 +43,9 @@ func TestDiagnose(t *testing.T) {
 			t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar")+"/"+name, func(t *testing.T) {
 				out, want := caseFile(t, ar, name+".out"), caseFile(t, ar, name+".want")
 				c := caseCall(t, string(f.Data), string(out.Data))
-				var cmd *Command
+				var cmd *shell.Command
 				if c.Kind == parser.Shell {
-					cmd = ParseCommand(c.Command)
+					cmd = shell.Parse(c.Command)
 				}
 				got := describe(Diagnose(c, cmd))
 				if *update {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A usageFamily recognizes the usage errors of one command-line parser, or
@@ -143,7 +144,7 @@ var usageFamilies = []usageFamily{
 var usageLineRE = prefilter.MustCompile(`(?m)^(?:usage|Usage): `)
 
 // match applies a family to out, the output of cmd.
-func (f *usageFamily) match(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
+func (f *usageFamily) match(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
 	if f.programs != nil && cmd != nil && !slices.Contains(f.programs, cmd.Program()) && !slices.Contains(f.programs, cmd.Target) &&
 		!slices.ContainsFunc(f.programs, func(p string) bool { return slices.Contains(cmd.Filters, p) }) {
 		return nil
@@ -229,11 +230,11 @@ func (f *usageFamily) match(out string, cmd *Command, claimsSuccess bool) *Diagn
 
 // ownsMessage reports whether the program a message names is the
 // command's own, or one of its pipeline's.
-func ownsMessage(cmd *Command, prog string) bool {
+func ownsMessage(cmd *shell.Command, prog string) bool {
 	if cmd == nil {
 		return true
 	}
-	prog = programName(prog)
+	prog = shell.ProgramName(prog)
 	return prog == cmd.Program() || prog == cmd.Target || strings.HasPrefix(cmd.Target, prog+" ") ||
 		slices.Contains(cmd.Filters, prog)
 }
@@ -241,7 +242,7 @@ func ownsMessage(cmd *Command, prog string) bool {
 // asTyped writes each rejected word as the command typed it: "forse" that
 // git quotes is the "--forse" on the command line, "conns" of yargs is
 // "--conns".
-func asTyped(bad []string, cmd *Command) []string {
+func asTyped(bad []string, cmd *shell.Command) []string {
 	if cmd == nil {
 		return bad
 	}

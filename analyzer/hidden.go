@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A line whose exit status says it succeeded may still hold a failure that
@@ -13,8 +14,8 @@ import (
 // the cp of `killall app; cp app ~/bin` that could not write, the git of
 // `git diff main..x | head` that did not know the revision. hiddenFailure
 // finds them in out, the output of cmd, once no rule has; nil if none.
-func hiddenFailure(out string, cmd *Command) *Diagnosis {
-	if viewers[cmd.Target] || viewers[cmd.Program()] || asksHelp(cmd) {
+func hiddenFailure(out string, cmd *shell.Command) *Diagnosis {
+	if cmd.IsViewer() || cmd.AsksHelp() {
 		return viewerFailed(out, cmd)
 	}
 	if d := fallbackRan(out, cmd); d != nil {
@@ -26,7 +27,7 @@ func hiddenFailure(out string, cmd *Command) *Diagnosis {
 	if cmd.Masked && !cmd.Ignored {
 		if m := lastErrorLine(out); m != "" {
 			return &Diagnosis{Category: NonzeroExit, Message: m,
-				Evidence: "an error line, exit status hidden by " + maskedBy(cmd)}
+				Evidence: "an error line, exit status hidden by " + cmd.MaskedBy()}
 		}
 	}
 	return nil
@@ -36,7 +37,7 @@ func hiddenFailure(out string, cmd *Command) *Diagnosis {
 // hides, the viewer's own error rather than the data it shows: a line in
 // its own name ("cat: x: No such file or directory"), or git's "fatal:"
 // before anything else.
-func viewerFailed(out string, cmd *Command) *Diagnosis {
+func viewerFailed(out string, cmd *shell.Command) *Diagnosis {
 	if !cmd.Masked || cmd.Ignored {
 		return nil
 	}
@@ -58,7 +59,7 @@ func viewerFailed(out string, cmd *Command) *Diagnosis {
 	if d == nil {
 		d = &Diagnosis{Category: NonzeroExit, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 	}
-	d.Evidence = prog + " reported an error, exit status hidden by " + maskedBy(cmd)
+	d.Evidence = prog + " reported an error, exit status hidden by " + cmd.MaskedBy()
 	return d
 }
 
@@ -66,7 +67,7 @@ func viewerFailed(out string, cmd *Command) *Diagnosis {
 // the command before it failed ("build failed"; not "not ready", the
 // answer of a probe). A command run under timeout that printed no error of
 // its own ran out of time.
-func fallbackRan(out string, cmd *Command) *Diagnosis {
+func fallbackRan(out string, cmd *shell.Command) *Diagnosis {
 	if cmd.Fallback == "" || !failureWordRE.MatchString(cmd.Fallback) {
 		return nil
 	}
@@ -99,7 +100,7 @@ var attributedRE = prefilter.MustCompile(`(?m)^(?:\S*sh: (?:line \d+: )?|\(eval\
 // printed under its own name, which the line's status hides: the command
 // of interest when its own status is hidden too, or any other command of
 // the line.
-func otherCommandFailed(out string, cmd *Command) *Diagnosis {
+func otherCommandFailed(out string, cmd *shell.Command) *Diagnosis {
 	progs := lineProgramsArgv(cmd)
 	if len(progs) == 0 {
 		return nil
@@ -110,8 +111,7 @@ func otherCommandFailed(out string, cmd *Command) *Diagnosis {
 		if !ok {
 			continue
 		}
-		sub := &Command{Line: cmd.Line, Argv: argv}
-		sub.Target, sub.Args = identify(argv)
+		sub := cmd.Sub(argv)
 		rest := out[m[0]:]
 		d := matchRules(rest, sub, false, func(*rule) bool { return true })
 		if d == nil {
@@ -132,18 +132,18 @@ func otherCommandFailed(out string, cmd *Command) *Diagnosis {
 // is hidden, and the line's other commands, but those it expects may fail.
 // A program that runs a cleanup step too is left out: its error may be
 // that step's.
-func lineProgramsArgv(cmd *Command) map[string][]string {
+func lineProgramsArgv(cmd *shell.Command) map[string][]string {
 	progs := make(map[string][]string)
 	skip := make(map[string]bool)
 	add := func(argv []string) {
 		p := path.Base(argv[0])
-		if cleanup(argv) || setupPrograms[p] && p != "cd" && p != "mkdir" && p != "sleep" && p != "source" {
+		if shell.IsCleanup(argv) || shell.IsSetup(p) && p != "cd" && p != "mkdir" && p != "sleep" && p != "source" {
 			skip[p] = true
 		} else {
 			progs[p] = argv
 		}
 	}
-	for _, argv := range cmd.hidden {
+	for _, argv := range cmd.Hidden {
 		if len(argv) > 0 {
 			add(argv)
 		}
@@ -153,9 +153,9 @@ func lineProgramsArgv(cmd *Command) map[string][]string {
 	// command reported an error has said too little.
 	several := len(cmd.Others) > 0 || len(cmd.Filters) > 0
 	if len(cmd.Argv) > 0 {
-		if (cmd.Masked || several) && !cmd.Ignored && !cmd.asked {
+		if (cmd.Masked || several) && !cmd.Ignored && !cmd.Condition {
 			add(cmd.Argv)
-		} else if cleanup(cmd.Argv) {
+		} else if shell.IsCleanup(cmd.Argv) {
 			skip[path.Base(cmd.Argv[0])] = true
 		}
 	}
@@ -163,23 +163,6 @@ func lineProgramsArgv(cmd *Command) map[string][]string {
 		delete(progs, p)
 	}
 	return progs
-}
-
-// cleanup reports whether a command removes or stops something, which a
-// line may do on the chance that it is there: `uci delete x; uci add …`,
-// `rm -f out.log; make`.
-func cleanup(argv []string) bool {
-	switch path.Base(argv[0]) {
-	case "rm", "rmdir", "unlink", "kill", "killall", "pkill":
-		return true
-	}
-	if len(argv) > 1 {
-		switch argv[1] {
-		case "delete", "del", "remove", "rm", "rmi", "kill", "stop", "unset", "uninstall", "unload", "disable":
-			return true
-		}
-	}
-	return false
 }
 
 // errorLineRE finds the lines with which programs report that they gave

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Lesson is a mistake made, and corrected, once or more: the objects
@@ -94,7 +96,7 @@ func corrections(ch *Chain) []*Lesson {
 	f := ch.Failure
 	if w := ch.Workaround; w != nil {
 		right := w.Command
-		if cmd := ParseCommand(w.Command); cmd.Program() != "" {
+		if cmd := shell.Parse(w.Command); cmd.Program() != "" {
 			right = cmd.Program()
 		}
 		return []*Lesson{{Target: f.Program, Kind: "command", Wrong: f.Program, Right: right, Count: 1,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Chain is a failure, the failed retries of the same target that followed
@@ -240,9 +241,9 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 
 // looks reports whether a command only looks at things: a viewer, a
 // diagnostic program, a PowerShell Get- or Test- cmdlet.
-func looks(cmd *Command) bool {
+func looks(cmd *shell.Command) bool {
 	t := cmd.Target
-	return viewers[t] || diagnosticTargets[t] || strings.HasPrefix(t, "Get-") || strings.HasPrefix(t, "Test-")
+	return cmd.IsViewer() || cmd.Inspects() || strings.HasPrefix(t, "Get-") || strings.HasPrefix(t, "Test-")
 }
 
 // sharesWord reports whether two commands look at the same thing: they
@@ -252,14 +253,14 @@ func looks(cmd *Command) bool {
 // as the second, it is the first's retry, and as the first, any second
 // is; so is any second when the first names nothing and never ran, its
 // filters unread. Trailing slashes do not count.
-func sharesWord(x, y *Command, neverRan bool) bool {
-	words := func(c *Command, pathsOnly bool) []string {
+func sharesWord(x, y *shell.Command, neverRan bool) bool {
+	words := func(c *shell.Command, pathsOnly bool) []string {
 		if pathsOnly {
 			return pathWords(c)
 		}
 		var out []string
 		for _, w := range c.Args {
-			if !isFlag(w) && !errorActions[w] {
+			if !shell.IsFlag(w) && !errorActions[w] {
 				out = append(out, strings.TrimSuffix(w, "/"))
 			}
 		}
@@ -291,7 +292,7 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 		a.s.Calls[i].Sidechain != a.s.Calls[j].Sidechain || !cj.Runs(t) {
 		return false
 	}
-	o := cj.other(t)
+	o := cj.Other(t)
 	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)
 }
 
@@ -301,10 +302,10 @@ var errorActions = map[string]bool{"SilentlyContinue": true, "Stop": true, "Cont
 
 // pathWords returns the arguments of c that name paths: words with a
 // slash, a backslash, a dot or a colon, trailing slashes removed.
-func pathWords(c *Command) []string {
+func pathWords(c *shell.Command) []string {
 	var out []string
 	for _, w := range c.Args {
-		if !isFlag(w) && strings.ContainsAny(w, `/\.:`) {
+		if !shell.IsFlag(w) && strings.ContainsAny(w, `/\.:`) {
 			out = append(out, strings.TrimSuffix(w, "/"))
 		}
 	}
@@ -312,24 +313,7 @@ func pathWords(c *Command) []string {
 }
 
 func (a *sessionAnalysis) asksHelp(j int) bool {
-	return a.cmds[j] != nil && asksHelp(a.cmds[j])
-}
-
-// asksHelp reports whether a command only asks for its usage or version.
-// A lone -h counts; among other arguments it often means something else
-// (df -h, sort -h).
-func asksHelp(cmd *Command) bool {
-	if cmd.HasArg("--help", "-help") {
-		return true
-	}
-	if len(cmd.Args) != 1 {
-		return false
-	}
-	switch cmd.Args[0] {
-	case "-h", "help", "--version", "-V":
-		return true
-	}
-	return false
+	return a.cmds[j] != nil && a.cmds[j].AsksHelp()
 }
 
 // chain builds the chain of the failed calls attempts, fixed by call fix
@@ -466,7 +450,7 @@ func (a *sessionAnalysis) sharesObject(i, j int) bool {
 		}
 		if cmd := a.cmds[k]; cmd != nil {
 			for _, w := range cmd.Args {
-				if !isFlag(w) && len(w) >= 3 {
+				if !shell.IsFlag(w) && len(w) >= 3 {
 					out = append(out, path.Base(strings.TrimSuffix(w, "/")))
 				}
 			}
@@ -548,7 +532,7 @@ func sameFile(x, y string) bool {
 
 // sameInvocation reports whether two calls of the same target ran with the
 // same arguments.
-func sameInvocation(x, y *parser.Call, cx, cy *Command) bool {
+func sameInvocation(x, y *parser.Call, cx, cy *shell.Command) bool {
 	if cx != nil && cy != nil {
 		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) &&
 			slices.Equal(cx.Filters, cy.Filters) && slices.EqualFunc(cx.Others, cy.Others, slices.Equal)

@@ -10,6 +10,7 @@ import (
 	"github.com/retrace-dev/retrace/internal/cputime"
 	"github.com/retrace-dev/retrace/internal/synth"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // The analysis benchmarks run each pass over sessions read from three
@@ -120,7 +121,7 @@ func BenchmarkParseCommand(b *testing.B) {
 		for _, s := range ss {
 			for _, c := range s.Calls {
 				if c.Kind == parser.Shell {
-					ParseCommand(c.Command)
+					shell.Parse(c.Command)
 				}
 			}
 		}
@@ -132,15 +133,15 @@ func BenchmarkParseCommand(b *testing.B) {
 func BenchmarkDiagnose(b *testing.B) {
 	type call struct {
 		c   *parser.Call
-		cmd *Command
+		cmd *shell.Command
 	}
 	runCorpora(b, func(c benchCorpus) []call {
 		var calls []call
 		for _, s := range c.sessions {
 			for _, c := range s.Calls {
-				var cmd *Command
+				var cmd *shell.Command
 				if c.Kind == parser.Shell {
-					cmd = ParseCommand(c.Command)
+					cmd = shell.Parse(c.Command)
 				}
 				calls = append(calls, call{c, cmd})
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // Windows PowerShell prints an uncaught error as a record:
@@ -40,7 +41,7 @@ var psCategories = map[string]Category{
 }
 
 // matchPowerShell recognizes a Windows PowerShell error record.
-func matchPowerShell(out string, _ *Command, _ bool) *Diagnosis {
+func matchPowerShell(out string, _ *shell.Command, _ bool) *Diagnosis {
 	cm := psCategoryRE.FindStringSubmatchIndex(out)
 	at := psAtLineRE.FindStringIndex(out)
 	if cm == nil || at == nil || at[0] > cm[0] {
@@ -101,7 +102,7 @@ var (
 // written: a parse error, or the errors of variables bash expanded before
 // PowerShell saw them. Such errors are the line's quoting, whatever its
 // exit status.
-func matchPowerShellSyntax(out string, cmd *Command, _ bool) *Diagnosis {
+func matchPowerShellSyntax(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	at := psAtLineRE.FindStringIndex(out)
 	if at == nil {
 		return nil

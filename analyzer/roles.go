@@ -6,49 +6,8 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
-
-// Targets that change the environment: install, create, export, restart.
-var environmentTargets = map[string]bool{
-	"pip install": true, "pip3 install": true, "pip uninstall": true, "uv pip install": true,
-	"uv add": true, "uv sync": true, "uv venv": true, "poetry install": true, "poetry add": true,
-	"npm install": true, "npm i": true, "npm ci": true, "pnpm install": true, "pnpm add": true,
-	"pnpm i": true, "yarn install": true, "yarn add": true, "bun install": true, "bun add": true,
-	"apt install": true, "apt-get install": true, "apt update": true, "apt-get update": true,
-	"brew install": true, "conda install": true, "conda create": true, "go get": true,
-	"go install": true, "go mod": true, "cargo add": true, "cargo install": true,
-	"rustup target": true, "rustup component": true, "rustup toolchain": true,
-	"git clone": true, "git checkout": true, "git switch": true, "git pull": true,
-	"git fetch": true, "git stash": true, "git submodule": true, "git reset": true,
-	"docker start": true, "docker restart": true, "docker run": true, "docker pull": true,
-	"docker compose up": true, "docker compose restart": true, "systemctl start": true,
-	"systemctl restart": true, "systemctl enable": true, "huggingface-cli download": true,
-	"hf download": true, "ollama pull": true, "make install": true,
-	"export": true, "mkdir": true, "ln": true, "chmod": true, "chown": true, "touch": true,
-	"cp": true, "mv": true, "rm": true, "kill": true, "pkill": true, "killall": true,
-	"source": true, "wget": true, "unzip": true, "tar": true, "pipx": true, "nvm": true,
-	"virtualenv": true, "venv": true, "fuser": true,
-}
-
-// Targets that only look: at files, processes, the machine.
-var diagnosticTargets = map[string]bool{
-	"cat": true, "head": true, "tail": true, "less": true, "more": true, "grep": true,
-	"egrep": true, "rg": true, "ag": true, "ack": true, "awk": true, "ls": true,
-	"find": true, "fd": true, "wc": true, "file": true, "stat": true, "which": true,
-	"whereis": true, "type": true, "tree": true, "du": true, "df": true, "free": true,
-	"ps": true, "pgrep": true, "lsof": true, "netstat": true, "ss": true, "top": true,
-	"htop": true, "nvidia-smi": true, "env": true, "printenv": true, "pwd": true,
-	"whoami": true, "id": true, "uname": true, "hostname": true, "jq": true, "diff": true,
-	"cmp": true, "xxd": true, "od": true, "hexdump": true, "strings": true, "readlink": true,
-	"realpath": true, "man": true, "git status": true, "git log": true, "git diff": true,
-	"git show": true, "git grep": true, "git blame": true, "git branch": true,
-	"docker ps": true, "docker logs": true, "docker inspect": true, "docker images": true,
-	"kubectl get": true, "kubectl describe": true, "kubectl logs": true, "journalctl": true,
-	"systemctl status": true, "pip show": true, "pip list": true, "pip freeze": true,
-	"pip3 show": true, "pip3 list": true, "go version": true, "go env": true,
-	"go doc": true, "go list": true, "npm ls": true, "npm view": true, "python -c": true,
-	"nl": true, "bat": true, "dmesg": true, "date": true, "sort": true, "uniq": true,
-}
 
 var healthURLRE = regexp.MustCompile(`(?i)/(?:health\w*|ready\w*|readyz|livez|healthz|ping|status|v1/models|get_model_info)\b`)
 
@@ -66,24 +25,24 @@ func (a *sessionAnalysis) role(k int) Role {
 	return OtherRole
 }
 
-func shellRole(cmd *Command) Role {
-	prog, target := cmd.Program(), cmd.Target
+func shellRole(cmd *shell.Command) Role {
+	prog := cmd.Program()
 	switch {
 	case prog == "":
 		return OtherRole
 	case edits(cmd):
 		return EditRole
-	case asksHelp(cmd):
+	case cmd.AsksHelp():
 		return Diagnostic
 	case prog == "sleep" || prog == "wait" || polls(cmd):
 		return Wait
 	case (prog == "curl" || prog == "wget") && slices.ContainsFunc(cmd.Filters, func(f string) bool { return f == "sh" || f == "bash" || f == "zsh" }):
 		return Environment // curl … | sh installs something
-	case environmentTargets[target] || environmentTargets[prog]:
+	case cmd.ChangesEnvironment():
 		return Environment
 	case (prog == "sed" || prog == "perl") && !cmd.HasArg("-i", "-pi", "-i.bak"):
 		return Diagnostic
-	case diagnosticTargets[target] || diagnosticTargets[prog] || looks(cmd):
+	case cmd.Inspects() || looks(cmd):
 		return Diagnostic
 	case prog == "curl" || prog == "wget" || prog == "nc":
 		return Diagnostic
@@ -93,7 +52,7 @@ func shellRole(cmd *Command) Role {
 
 // edits reports whether a command changes a file in place or writes one
 // from a here-document or echo.
-func edits(cmd *Command) bool {
+func edits(cmd *shell.Command) bool {
 	prog := cmd.Program()
 	switch {
 	case (prog == "sed" || prog == "perl") && slices.ContainsFunc(cmd.Args, func(a string) bool {
@@ -112,7 +71,7 @@ func edits(cmd *Command) bool {
 
 // polls reports whether a command checks that a service is up: a health
 // URL, or a sleep before the command.
-func polls(cmd *Command) bool {
+func polls(cmd *shell.Command) bool {
 	prog := cmd.Program()
 	if prog != "curl" && prog != "wget" && prog != "nc" && prog != "http" {
 		return false
@@ -125,7 +84,7 @@ func polls(cmd *Command) bool {
 
 // editedFiles returns the files a call changed: an edit tool's file, the
 // files of sed -i and patch, the targets of echo/cat/tee redirections.
-func editedFiles(c *parser.Call, cmd *Command) []string {
+func editedFiles(c *parser.Call, cmd *shell.Command) []string {
 	if cmd == nil {
 		if (c.Kind == parser.Edit || c.Kind == parser.Write) && c.File != "" {
 			return []string{c.File}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // This file recognizes uncaught errors of runtimes other than Python's:
@@ -24,7 +25,7 @@ var (
 
 // matchNode recognizes an uncaught Node.js error: "TypeError: …" followed
 // by "    at …" frames, and usually Node's "Node.js vX" banner.
-func matchNode(out string, cmd *Command, claimsSuccess bool) *Diagnosis {
+func matchNode(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
 	for _, m := range nodeErrorRE.FindAllStringSubmatchIndex(out, -1) {
 		frames := nodeFrames(out[m[1]:])
 		if frames == nil {
@@ -100,7 +101,7 @@ var (
 // matchJVM recognizes an uncaught JVM exception: `Exception in thread
 // "main" java.lang.X: message` and its "at" frames; the last "Caused by:"
 // names the root cause.
-func matchJVM(out string, _ *Command, claimsSuccess bool) *Diagnosis {
+func matchJVM(out string, _ *shell.Command, claimsSuccess bool) *Diagnosis {
 	all := javaExceptionRE.FindAllStringSubmatchIndex(out, -1)
 	if all == nil || claimsSuccess && !strings.Contains(out, "Exception in thread") {
 		return nil
@@ -137,7 +138,7 @@ var (
 
 // matchPanic recognizes a Go panic with its goroutine trace, and a Rust
 // panic ("thread 'main' panicked at src/main.rs:5:10:").
-func matchPanic(out string, _ *Command, _ bool) *Diagnosis {
+func matchPanic(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if m := goPanicRE.FindStringSubmatchIndex(out); m != nil && strings.Contains(out[m[1]:], "goroutine ") {
 		exc := &ExceptionInfo{Type: "panic", Message: termtext.Cut(strings.TrimSpace(out[m[2]:m[3]]), 200)}
 		var frames []ExceptionInfo

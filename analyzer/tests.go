@@ -5,6 +5,7 @@ import (
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // testFailures find the line in which a test runner reports a failure. The
@@ -106,7 +107,7 @@ var (
 // matchTests recognizes a test runner reporting failed tests. A go test
 // run whose package did not build is a build error, the compiler's first
 // error its message.
-func matchTests(out string, _ *Command, _ bool) *Diagnosis {
+func matchTests(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if m := goBuildFailedRE.FindStringSubmatch(out); m != nil {
 		msg := m[1]
 		if e := goCompileErrorRE.FindStringSubmatch(out); e != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // Text is the format of `retrace show`: chains told as stories.
@@ -183,7 +184,7 @@ func fixLines(ch *analyzer.Chain) []string {
 }
 
 func firstWord(s string) string {
-	cmd := analyzer.ParseCommand(s)
+	cmd := shell.Parse(s)
 	if cmd.Program() != "" {
 		return cmd.Program()
 	}

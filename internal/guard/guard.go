@@ -9,6 +9,7 @@ import (
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Guard answers hook payloads from the lessons of a Store and of the
@@ -32,7 +33,7 @@ func (g Guard) Handle(p *Payload) (Reply, error) {
 	if p.Command == "" {
 		return Reply{}, nil
 	}
-	cmd := analyzer.ParseCommand(p.Command)
+	cmd := shell.Parse(p.Command)
 	if cmd.Target == "" {
 		return Reply{}, nil
 	}
@@ -64,7 +65,7 @@ func (g Guard) Handle(p *Payload) (Reply, error) {
 // block returns the reason to block cmd, or "": one reason for each wrong
 // flag or value it uses that a confirmed lesson of its target names, the
 // session's own lessons first.
-func block(cmd *analyzer.Command, own, stored []Lesson) string {
+func block(cmd *shell.Command, own, stored []Lesson) string {
 	var lessons []Lesson
 	for _, l := range own {
 		if l.Target == cmd.Target {

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/synth"
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // TestReadPayload reads the payloads of cmd/retrace/testdata/guard, which
@@ -86,7 +88,7 @@ func TestUsedBy(t *testing.T) {
 // TestBlockValid checks that a flag any usage text of the target offers is
 // never blocked, and that a lesson of another target does not count.
 func TestBlockValid(t *testing.T) {
-	cmd := analyzer.ParseCommand("python3 bench.py --port 8000")
+	cmd := shell.Parse("python3 bench.py --port 8000")
 	l := Lesson{Target: "bench.py", Kind: "flag", Wrong: "--port", Right: "--server-url", Session: "/s/a.jsonl", Failed: 3, Fixed: 5}
 	if got := block(cmd, nil, []Lesson{l}); got != "bench.py takes --server-url, not --port (failed at msg 3, fixed at msg 5 in a.jsonl)" {
 		t.Errorf("block: %q", got)

@@ -1,4 +1,4 @@
-package analyzer
+package shell
 
 import (
 	"runtime/debug"
@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParseCommand(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		line   string
 		host   string
@@ -121,16 +121,16 @@ func TestParseCommand(t *testing.T) {
 		{line: ``, target: ""},
 	}
 	for _, tt := range tests {
-		c := ParseCommand(tt.line)
+		c := Parse(tt.line)
 		got := []any{c.Host, c.Target, strings.Join(c.Args, " "), strings.Join(c.Filters, " "), c.Masked}
 		want := []any{tt.host, tt.target, tt.args, tt.filter, tt.masked}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("ParseCommand(%q) [host target args filters masked] mismatch (-want +got):\n%s", tt.line, diff)
+			t.Errorf("Parse(%q) [host target args filters masked] mismatch (-want +got):\n%s", tt.line, diff)
 		}
 	}
 }
 
-func TestParseCommandWrites(t *testing.T) {
+func TestParseWrites(t *testing.T) {
 	tests := []struct {
 		line string
 		want []string
@@ -141,8 +141,8 @@ func TestParseCommandWrites(t *testing.T) {
 		{`echo x >> notes.md`, []string{"notes.md"}},
 	}
 	for _, tt := range tests {
-		if got := ParseCommand(tt.line).Writes; !cmp.Equal(got, tt.want) {
-			t.Errorf("ParseCommand(%q).Writes = %q, want %q", tt.line, got, tt.want)
+		if got := Parse(tt.line).Writes; !cmp.Equal(got, tt.want) {
+			t.Errorf("Parse(%q).Writes = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }
@@ -156,20 +156,20 @@ func TestParseWindowsCommand(t *testing.T) {
 		{`pwsh -c Get-Service`, "Get-Service", ""},
 	}
 	for _, tt := range tests {
-		c := ParseCommand(tt.line)
+		c := Parse(tt.line)
 		if c.Target != tt.target || strings.Join(c.Args, " ") != tt.args {
-			t.Errorf("ParseCommand(%q) = %q %q, want %q %q", tt.line, c.Target, strings.Join(c.Args, " "), tt.target, tt.args)
+			t.Errorf("Parse(%q) = %q %q, want %q %q", tt.line, c.Target, strings.Join(c.Args, " "), tt.target, tt.args)
 		}
 	}
 }
 
-// TestParseCommandBounded reads command lines the shell parser would
+// TestParseBounded reads command lines the shell parser would
 // recurse through once or more per level, with the stack limited to
 // 16 MiB: a stack overflow is fatal, not a panic. Lines nested too deep or
 // too long for the parser are taken as words, the way lines it rejects
 // are; lines within the bounds are read whole, chains of any length
 // included.
-func TestParseCommandBounded(t *testing.T) {
+func TestParseBounded(t *testing.T) {
 	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
 	long := "cat > big.txt <<'EOF'\n" + strings.Repeat("x", 64<<10) + "\nEOF\nmake test"
 	for _, tt := range []struct {
@@ -188,7 +188,7 @@ func TestParseCommandBounded(t *testing.T) {
 		{"modules of modules", "python" + strings.Repeat(" -mpython", 100_000), "python"},
 		{"runners of runners", strings.Repeat("uv run ", 100_000) + "pytest", "uv run"},
 	} {
-		c := ParseCommand(tt.line)
+		c := Parse(tt.line)
 		if c.Target != tt.target {
 			t.Errorf("%s: target %.60q, want %.60q", tt.name, c.Target, tt.target)
 		}

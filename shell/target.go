@@ -1,4 +1,4 @@
-package analyzer
+package shell
 
 import (
 	"path"
@@ -60,8 +60,9 @@ var runners = map[string]string{
 	"rye": "run", "conda": "run", "npx": "", "bunx": "", "pnpx": "",
 }
 
-// identify names what argv runs and returns the arguments after that name.
-func identify(argv []string) (target string, args []string) {
+// Identify names what argv, the words of a simple command, runs (its
+// target; see Command.Target) and returns the arguments after that name.
+func Identify(argv []string) (target string, args []string) {
 	return identifyDepth(argv, 0)
 }
 
@@ -69,7 +70,7 @@ func identifyDepth(argv []string, depth int) (string, []string) {
 	if len(argv) == 0 {
 		return "", nil
 	}
-	prog := programName(argv[0])
+	prog := ProgramName(argv[0])
 	rest := argv[1:]
 	if strings.Contains(argv[0], "/init.d/") {
 		// A service's init script, not the program it starts:
@@ -228,9 +229,9 @@ func optionLetters(prog string) string {
 	return b.String()
 }
 
-// programName returns the name a program is known by: the base name of its
+// ProgramName returns the name a program is known by: the base name of its
 // path, Unix or Windows, without a ".exe".
-func programName(p string) string {
+func ProgramName(p string) string {
 	p = path.Base(strings.ReplaceAll(p, `\`, "/"))
 	if strings.HasSuffix(strings.ToLower(p), ".exe") {
 		p = p[:len(p)-4]
@@ -335,4 +336,19 @@ func goRunTarget(args []string) (string, []string) {
 		}
 	}
 	return target, slices.Concat(args[i:], opts)
+}
+
+// InContainer returns the command a `docker run` or `podman run` runs in
+// its container, or nil when cmd is not one or names no command.
+func (cmd *Command) InContainer() *Command {
+	if cmd.Target != "docker run" && cmd.Target != "podman run" {
+		return nil
+	}
+	rest := skipOptions(cmd.Args, "eEvpwuhmlc", "env env-file volume publish workdir user name hostname "+
+		"network net gpus shm-size ipc entrypoint device runtime platform mount cpus memory label "+
+		"add-host cap-add cap-drop security-opt ulimit pid log-driver log-opt restart tmpfs pull")
+	if len(rest) < 2 {
+		return nil
+	}
+	return cmd.Sub(rest[1:]) // after the image
 }
