@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrace-dev/retrace/bench"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
@@ -311,10 +312,10 @@ type callFacts struct {
 	target string         // what the call acts on, or the program its error names
 	diag   *Diagnosis     // why it failed; nil when it did not
 	// The numbers it printed, read as the passes read them with the zero
-	// BenchOptions: measures says a command of the line measures, and
+	// bench.Options: measures says a command of the line measures, and
 	// other that it is not the line's command of interest, whose target
 	// then names the numbers.
-	found    []*Bench
+	found    []*bench.Result
 	measures bool
 	other    bool
 	mcTarget string
@@ -337,10 +338,10 @@ func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*shell.Command)
 	if !numbers {
 		return f
 	}
-	if mc := measured(f.cmd, BenchOptions{}); mc != nil {
+	if mc := bench.Measured(f.cmd, bench.Options{}); mc != nil {
 		f.measures = true
 		f.other, f.mcTarget = mc != f.cmd, mc.Target
-		f.found = commandBench(mc, c.Output, BenchOptions{})
+		f.found = bench.Read(mc, c.Output, bench.Options{})
 	}
 	return f
 }

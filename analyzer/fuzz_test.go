@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"math"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -75,23 +74,6 @@ func FuzzDiagnose(f *testing.F) {
 		f := &Failure{call: c, Category: d.Category, Message: d.Message, Exception: d.Exception}
 		if len(f.Excerpt()) > maxExcerpt {
 			t.Errorf("excerpt of %d lines", len(f.Excerpt()))
-		}
-	})
-}
-
-// FuzzExtractBench checks that benchmark extraction never panics and gives
-// finite numbers with a unit and a label.
-func FuzzExtractBench(f *testing.F) {
-	_, outs := failureCases(f)
-	for _, o := range outs {
-		f.Add(o)
-	}
-	f.Add("Concurrency | Total tok/s\n1 | 87.1\n=== C 4 ===\nAverage: 71.1 tok/s at batch 8")
-	f.Fuzz(func(t *testing.T, out string) {
-		for _, b := range extractBench(out) {
-			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Unit == "" || b.Label == "" {
-				t.Errorf("bad number %+v", b)
-			}
 		}
 	})
 }

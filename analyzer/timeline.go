@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/retrace-dev/retrace/bench"
 )
 
 // A Timeline follows one metric of one target, in one configuration,
@@ -167,7 +169,7 @@ func baselineFits(b *Bench, t *Timeline, sessions map[SessionRef]bool) bool {
 	if b.Target != t.Target || b.Unit != t.Unit {
 		return false
 	}
-	label := strings.Join(strings.Fields(baselineWordRE.ReplaceAllString(b.Label, "")), " ")
+	label := bench.BaselineLabel(b.Label)
 	if label != "" && b.Source != "text" && label != t.Label {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/retrace-dev/retrace/bench"
 	"github.com/retrace-dev/retrace/parser"
 )
 
@@ -38,8 +39,8 @@ func reports(runs ...run) []*SessionReport {
 			out = append(out, rep)
 		}
 		b := &Bench{Session: SessionRef{Path: r.session}, CallID: fmt.Sprintf("c%d", i+1), Msg: i,
-			Target: r.target, Label: r.label, Unit: r.unit, Value: r.value, Context: r.ctx,
-			Failed: r.failed, Baseline: r.baseline, Source: r.source}
+			Target: r.target, Failed: r.failed,
+			Result: bench.Result{Label: r.label, Unit: r.unit, Value: r.value, Context: r.ctx, Baseline: r.baseline, Source: r.source}}
 		if b.Context == nil {
 			b.Context = map[string]string{}
 		}

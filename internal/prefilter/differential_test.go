@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	_ "github.com/retrace-dev/retrace/analyzer"
+	_ "github.com/retrace-dev/retrace/bench"
 	"github.com/retrace-dev/retrace/internal/prefilter"
 )
 

@@ -1,4 +1,4 @@
-package analyzer
+package bench
 
 import (
 	"path/filepath"

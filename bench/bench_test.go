@@ -1,4 +1,4 @@
-package analyzer
+package bench
 
 import (
 	"fmt"
@@ -9,11 +9,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/shell"
 )
+
+// callBench reads the numbers of the output of a command line, as the
+// analysis of a session does.
+func callBench(cmd *shell.Command, out string, opts Options) []*Result {
+	return Read(Measured(cmd, opts), out, opts)
+}
+
+// extractBench reads the numbers of an output whose command is unknown.
+func extractBench(out string) []*Result {
+	return extract(nil, out, Options{})
+}
 
 // benchLines prints extracted numbers one per line: label = value unit
 // [context].
-func benchLines(bench []*Bench) []string {
+func benchLines(bench []*Result) []string {
 	var out []string
 	for _, b := range bench {
 		s := fmt.Sprintf("%s = %g %s", b.Label, b.Value, b.Unit)
@@ -63,37 +76,6 @@ func TestExtractBench(t *testing.T) {
 				t.Errorf("extractBench(%q) (-want +got):\n%s", tt.out, diff)
 			}
 		})
-	}
-}
-
-// TestBenchSkipsViewers checks that numbers in files being read, searched
-// or listed, or in help text, are not taken as results.
-func TestBenchSkipsViewers(t *testing.T) {
-	out := "Average: 71.1 tok/s\n"
-	for _, tt := range []struct {
-		cmd  string
-		want int
-	}{
-		{"python bench.py", 1},
-		{"cat results.txt", 0},
-		{"grep tok/s bench.log", 0},
-		{"head -30 bench.py", 0},
-		{"python bench.py --help", 0},
-	} {
-		rep := AnalyzeSession(session(step{cmd: tt.cmd, out: out}))
-		if got := len(rep.Benchmarks); got != tt.want {
-			t.Errorf("%s: %d numbers, want %d", tt.cmd, got, tt.want)
-		}
-	}
-}
-
-func TestBenchOfFailedRun(t *testing.T) {
-	rep := AnalyzeSession(session(step{cmd: "python bench.py --n 5", exit: 1, out: "Average: 12.5 tok/s\nTraceback (most recent call last):\n  File \"bench.py\", line 3, in <module>\nRuntimeError: server went away\n"}))
-	if len(rep.Benchmarks) != 1 || !rep.Benchmarks[0].Failed {
-		t.Errorf("benchmarks = %v, want one marked failed", benchLines(rep.Benchmarks))
-	}
-	if got := rep.Benchmarks[0].Context["n"]; got != "5" {
-		t.Errorf("context n = %q, want the command's --n 5", got)
 	}
 }
 

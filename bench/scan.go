@@ -1,4 +1,4 @@
-package analyzer
+package bench
 
 // The generic benchmark reading splits every candidate line into numbers
 // and cells. These scanners do by hand what numberRunRE and cellSplitRE

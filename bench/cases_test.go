@@ -1,4 +1,4 @@
-package analyzer
+package bench
 
 import (
 	"math"
@@ -75,7 +75,7 @@ func TestBenchCases(t *testing.T) {
 	pass := 0
 	for _, c := range cases {
 		ok := t.Run(c.file+"/"+c.name, func(t *testing.T) {
-			got := benchLines(callBench(shell.Parse(c.cmd), c.out, BenchOptions{}))
+			got := benchLines(callBench(shell.Parse(c.cmd), c.out, Options{}))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", c.cmd, diff)
 			}
@@ -99,12 +99,28 @@ func FuzzCallBench(f *testing.F) {
 		"it/s": true, "samples/s": true, "ops/s": true, "%": true, "x": true}
 	f.Fuzz(func(t *testing.T, cmd, out string, gpu bool) {
 		lines := len(outputLines(out))
-		for _, b := range callBench(shell.Parse(cmd), out, BenchOptions{GPU: gpu}) {
+		for _, b := range callBench(shell.Parse(cmd), out, Options{GPU: gpu}) {
 			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Label == "" || !normalized[b.Unit] {
 				t.Errorf("bad number %+v", b)
 			}
 			if b.Line < 1 || b.Line > lines {
 				t.Errorf("line %d of %d: %+v", b.Line, lines, b)
+			}
+		}
+	})
+}
+
+// FuzzExtractBench checks that benchmark extraction never panics and gives
+// finite numbers with a unit and a label.
+func FuzzExtractBench(f *testing.F) {
+	for _, o := range caseOutputs(f) {
+		f.Add(o)
+	}
+	f.Add("Concurrency | Total tok/s\n1 | 87.1\n=== C 4 ===\nAverage: 71.1 tok/s at batch 8")
+	f.Fuzz(func(t *testing.T, out string) {
+		for _, b := range extractBench(out) {
+			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Unit == "" || b.Label == "" {
+				t.Errorf("bad number %+v", b)
 			}
 		}
 	})

@@ -1,4 +1,4 @@
-package analyzer
+package bench
 
 import (
 	"regexp"
@@ -100,9 +100,9 @@ type section struct {
 	ctx    map[string]string // the header's parameter
 }
 
-// genericBench reads the lines no tool's reader took.
-func genericBench(t *benchText) []*Bench {
-	var found []*Bench
+// readGeneric reads the lines no tool's reader took.
+func readGeneric(t *output) []*Result {
+	var found []*Result
 	sec := section{}
 	inConfig := false // under a "Configuration:" header
 	for n := 0; n < len(t.lines); n++ {
@@ -152,7 +152,7 @@ func genericBench(t *benchText) []*Bench {
 			n += k
 			continue
 		}
-		var benches []*Bench
+		var benches []*Result
 		if label != nil {
 			benches = labelBench(label, n)
 		} else {
@@ -174,7 +174,7 @@ func genericBench(t *benchText) []*Bench {
 }
 
 // mayHold reports whether a line may be a section header, a table header
-// or a line of numbers with units: whether genericBench must read it. A
+// or a line of numbers with units: whether readGeneric must read it. A
 // section header starts with "==", "--", "#" or "**"; a table header has
 // cells, parted by "|", a tab or two spaces, and a unit in a "(", "[" or
 // after a "/"; a label with its unit ("Mean (ms): 12.3") holds "(" and
@@ -381,13 +381,13 @@ func closesBeforeColon(line string) bool {
 }
 
 // labelBench reads the number of line n, whose unitLabel is m.
-func labelBench(m []string, n int) []*Bench {
+func labelBench(m []string, n int) []*Result {
 	u, _ := lookupUnit(m[2])
-	return appendBench(nil, newBench(strings.TrimSpace(m[1]), m[3], u, m[3], n, nil))
+	return appendResult(nil, newResult(strings.TrimSpace(m[1]), m[3], u, m[3], n, nil))
 }
 
 // numbersBench reads the numbers with units nums of line n.
-func numbersBench(line string, n int, nums []numberUnit) []*Bench {
+func numbersBench(line string, n int, nums []numberUnit) []*Result {
 	if len(nums) == 0 {
 		return nil
 	}
@@ -412,7 +412,7 @@ func numbersBench(line string, n int, nums []numberUnit) []*Bench {
 			head = ""
 		}
 	}
-	var found []*Bench
+	var found []*Result
 	prevEnd := 0
 	for _, nu := range nums {
 		seg := line[prevEnd:nu.start]
@@ -445,7 +445,7 @@ func numbersBench(line string, n int, nums []numberUnit) []*Bench {
 				c[k] = v
 			}
 		}
-		found = appendBench(found, newBench(label, line[nu.start:nu.numEnd], nu.unit, line[nu.start:nu.end], n, c))
+		found = appendResult(found, newResult(label, line[nu.start:nu.numEnd], nu.unit, line[nu.start:nu.end], n, c))
 	}
 	return found
 }
@@ -608,8 +608,8 @@ func cellUnit(c string) (unitDef, bool) {
 // line that is not one, and returns the numbers in the columns with units,
 // with the row's first cell as context. It also returns the number of
 // lines read.
-func tableRows(t *benchText, from int, cols []string, colUnits []unitDef, sec section) ([]*Bench, int) {
-	var found []*Bench
+func tableRows(t *output, from int, cols []string, colUnits []unitDef, sec section) ([]*Result, int) {
+	var found []*Result
 	n := from
 	for ; n < len(t.lines) && !t.claimed[n]; n++ {
 		line := t.lines[n]
@@ -632,7 +632,7 @@ func tableRows(t *benchText, from int, cols []string, colUnits []unitDef, sec se
 			if sec.prefix != "" {
 				label = sec.prefix + " " + label
 			}
-			found = appendBench(found, newBench(label, cell, colUnits[i], cell, n, ctx))
+			found = appendResult(found, newResult(label, cell, colUnits[i], cell, n, ctx))
 		}
 	}
 	return found, n - from

@@ -1,22 +1,17 @@
-package analyzer
+package bench
 
 import (
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
 
 // markedLines prints numbers as benchLines does, with "(baseline)" after
 // those marked as baselines.
-func markedLines(bench []*Bench) []string {
+func markedLines(bench []*Result) []string {
 	out := benchLines(bench)
 	for i, b := range bench {
 		if b.Baseline {
@@ -82,7 +77,7 @@ func TestCallBench(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := markedLines(callBench(shell.Parse(tt.cmd), tt.out, BenchOptions{}))
+			got := markedLines(callBench(shell.Parse(tt.cmd), tt.out, Options{}))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("%s: %q (-want +got):\n%s", tt.cmd, tt.out, diff)
 			}
@@ -122,17 +117,10 @@ func TestGPUOption(t *testing.T) {
 			[]string{"utilization.gpu = 45 % [format=csv gpu=0 query-gpu=index,utilization.gpu,memory.used]"}},
 	}
 	for _, tt := range tests {
-		got := benchLines(callBench(shell.Parse(tt.cmd), tt.out, BenchOptions{GPU: tt.gpu}))
+		got := benchLines(callBench(shell.Parse(tt.cmd), tt.out, Options{GPU: tt.gpu}))
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s, GPU %v (-want +got):\n%s", tt.cmd, tt.gpu, diff)
 		}
-	}
-	s := session(step{cmd: "nvidia-smi", out: smiTable})
-	if got := len(AnalyzeSession(s).Benchmarks); got != 0 {
-		t.Errorf("AnalyzeSession: %d numbers from nvidia-smi, want none by default", got)
-	}
-	if got := len(Benchmarks(s, BenchOptions{GPU: true})); got != 2 {
-		t.Errorf("Benchmarks with GPU: %d numbers, want 2", got)
 	}
 }
 
@@ -161,46 +149,12 @@ func TestCommandContext(t *testing.T) {
 	}
 }
 
-// TestBenchInSession checks what the analysis adds to each number: the
-// session, the call, the target of the command that printed it, the call's
-// start, and the baselines the assistant states in its text.
-func TestBenchInSession(t *testing.T) {
-	s := session(
-		step{cmd: "pip install -r r.txt && python3 bench.py --n 5", out: "Average: 71.1 tok/s\n"},
-		step{cmd: "git status", out: ""},
-	)
-	s.Calls[1].Text = "Still below the 92.7 tok/s baseline."
-	got := AnalyzeSession(s).Benchmarks
-	var lines []string
-	for _, b := range got {
-		lines = append(lines, fmt.Sprintf("%s %s %s %s %g %s %v %q %s %v", b.Session.Path, b.CallID, b.Target, b.Label, b.Value, b.Unit,
-			slices.Sorted(maps.Keys(b.Context)), b.Source, b.Time.Format(time.TimeOnly), b.Baseline))
-	}
-	want := []string{
-		`t.jsonl c1 bench.py Average 71.1 tok/s [n] "" 00:00:00 false`,
-		`t.jsonl c2 bench.py baseline 92.7 tok/s [] "text" 00:00:01 true`,
-	}
-	if diff := cmp.Diff(want, lines); diff != "" {
-		t.Errorf("benchmarks (-want +got):\n%s", diff)
-	}
-}
-
-// TestBenchNoTime checks that a call without a start gives numbers without
-// a time.
-func TestBenchNoTime(t *testing.T) {
-	s := &parser.Session{Path: "x", Calls: []*parser.Call{{ID: "#1", Kind: parser.Shell, Tool: "Bash", Command: "python3 b.py", Output: "Average: 1 tok/s\n"}}}
-	got := AnalyzeSession(s).Benchmarks
-	if len(got) != 1 || !got[0].Time.IsZero() {
-		t.Errorf("benchmarks = %v, want one without a time", benchLines(got))
-	}
-}
-
 // TestBenchLines checks that every number points at the line it was read
 // from.
 func TestBenchLines(t *testing.T) {
 	for _, c := range benchCases(t) {
 		lines := outputLines(c.out)
-		for _, b := range callBench(shell.Parse(c.cmd), c.out, BenchOptions{}) {
+		for _, b := range callBench(shell.Parse(c.cmd), c.out, Options{}) {
 			if b.Line < 1 || b.Line > len(lines) {
 				t.Errorf("%s/%s: %s: line %d out of range", c.file, c.name, b.Label, b.Line)
 				continue
@@ -213,24 +167,5 @@ func TestBenchLines(t *testing.T) {
 				t.Errorf("%s/%s: %s: %q not on line %d %q", c.file, c.name, b.Label, num, b.Line, lines[b.Line-1])
 			}
 		}
-	}
-}
-
-// TestEscapesReadAlike checks that failure diagnosis and benchmark reading
-// take the same escape sequences out of an output: an xterm key mode
-// ("\x1b[>4;2m"), a character set ("\x1b(B", which tput sgr0 prints), a
-// saved cursor ("\x1b7") and a title without its terminator.
-func TestEscapesReadAlike(t *testing.T) {
-	const escapes = "\x1b[>4;2m\x1b(B\x1b7"
-	bench := markedLines(callBench(shell.Parse("python3 b.py"),
-		escapes+"Throughput:\x1b[0m 86.8 tok/s\n\x1b]0;done", BenchOptions{}))
-	if want := []string{"Throughput = 86.8 tok/s"}; !slices.Equal(bench, want) {
-		t.Errorf("numbers = %q, want %q", bench, want)
-	}
-	c := &parser.Call{Kind: parser.Shell, Command: "make", Exit: ptr(2),
-		Output: escapes + "make: *** No rule to make target 'x'.  Stop.\n"}
-	d := Diagnose(c, shell.Parse(c.Command))
-	if d == nil || d.Parser != "make" || d.Message != "No rule to make target 'x'." {
-		t.Errorf("Diagnose = %+v, want make's usage error", d)
 	}
 }

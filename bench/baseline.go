@@ -1,4 +1,4 @@
-package analyzer
+package bench
 
 import (
 	"strings"
@@ -29,8 +29,8 @@ var (
 // those the word follows ("92.7 tok/s baseline"). It adds the baselines
 // stated without a unit ("(baseline 92.7)"), which take the label, unit
 // and context of the number before them on their line.
-func markBaselines(t *benchText, found []*Bench) []*Bench {
-	out := make([]*Bench, 0, len(found))
+func markBaselines(t *output, found []*Result) []*Result {
+	out := make([]*Result, 0, len(found))
 	for i := 0; i < len(found); {
 		j := i // found[i:j] are the numbers of one line
 		for j < len(found) && found[j].Line == found[i].Line {
@@ -63,7 +63,7 @@ func markBaselines(t *benchText, found []*Bench) []*Bench {
 			if !ok {
 				continue
 			}
-			out = append(out, &Bench{Label: last.Label, Value: v, Unit: last.Unit, Context: copyContext(last.Context),
+			out = append(out, &Result{Label: last.Label, Value: v, Unit: last.Unit, Context: copyContext(last.Context),
 				Text: line[m[0]:m[1]], Line: last.Line, Baseline: true})
 		}
 	}
@@ -72,19 +72,19 @@ func markBaselines(t *benchText, found []*Bench) []*Bench {
 
 func isUnitRune(r rune) bool { return !('0' <= r && r <= '9') && r != '.' }
 
-// textBaselines reads the baselines the assistant states in its text:
-// those with a unit, labelled "baseline".
-func textBaselines(text string) []*Bench {
+// TextBaselines reads the baselines the assistant states in its text:
+// those with a unit, labelled "baseline", with Source "text".
+func TextBaselines(text string) []*Result {
 	if !baselineWordRE.MatchString(text) {
 		return nil
 	}
-	var found []*Bench
+	var found []*Result
 	add := func(num, unitText, printed string) {
 		u, ok := lookupUnit(unitText)
 		if !ok {
 			return
 		}
-		if b := newBench("baseline", num, u, printed, -1, nil); b != nil {
+		if b := newResult("baseline", num, u, printed, -1, nil); b != nil {
 			b.Baseline, b.Source = true, "text"
 			found = append(found, b)
 		}
@@ -100,4 +100,11 @@ func textBaselines(text string) []*Bench {
 		}
 	}
 	return found
+}
+
+// BaselineLabel returns the label of a stated baseline without the word
+// "baseline": the metric it is the reference of ("Throughput" for
+// "Baseline throughput"; "" for "baseline").
+func BaselineLabel(label string) string {
+	return strings.Join(strings.Fields(baselineWordRE.ReplaceAllString(label, "")), " ")
 }

@@ -1,0 +1,69 @@
+package bench
+
+import (
+	"math/big"
+
+	"github.com/retrace-dev/retrace/internal/prefilter"
+)
+
+// A reader reads the results of one benchmarking tool, recognized by the
+// shape of its output. It claims the lines it reads (all of them when the
+// output is the tool's alone), so that the generic reading skips them, and
+// returns their numbers labelled with the tool's metric names.
+type reader struct {
+	name string
+	read func(t *output) []*Result
+}
+
+// readers lists the tools' readers in the order they run. Each family of
+// tools has a file, as its cases have one in testdata/bench.
+var readers = []reader{
+	{"nvidia-smi", readNvidiaSMI},
+	{"go test -bench", readGoBench},
+	{"benchstat", readBenchstat},
+	{"hyperfine", readHyperfine},
+	{"pytest-benchmark", readPytestBenchmark},
+	{"criterion", readCriterion},
+	{"bencher", readBencher},
+	{"wrk", readWrk},
+	{"ab", readAB},
+	{"hey", readHey},
+	{"fio", readFio},
+	{"nccl-tests", readNCCL},
+	{"iperf3", readIperf3},
+	{"sysbench", readSysbench},
+	{"bench_serving", readServingResult},
+	{"bench_one_batch", readOneBatch},
+	{"vllm bench latency", readVLLMLatency},
+	{"vllm bench throughput", readVLLMThroughput},
+	{"benchmark.js", readBenchmarkJS},
+	{"time", readTime},
+	{"timeit", readTimeit},
+	{"coverage", readCoverage},
+	{"test summary", readTestSummary},
+}
+
+// find returns the index of the first unclaimed line re matches, or -1.
+func (t *output) find(re *prefilter.Regexp) int {
+	for n, l := range t.lines {
+		if !t.claimed[n] && re.MatchString(l) {
+			return n
+		}
+	}
+	return -1
+}
+
+// unit returns the definition of a unit the tool is known to print; the
+// zero unitDef (which gives no number) when it is not one.
+func unit(name string) unitDef {
+	u, _ := lookupUnit(name)
+	return u
+}
+
+// unitScaled returns u with its factor multiplied by f.
+func unitScaled(u unitDef, f string) unitDef {
+	if u.unit == "" {
+		return u
+	}
+	return unitDef{u.unit, new(big.Rat).Mul(u.factor, rat(f))}
+}
