@@ -3,10 +3,10 @@ package analyzer
 import (
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/retrace-dev/retrace/bench"
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
@@ -20,18 +20,18 @@ type SessionRef struct {
 
 // A Failure is one failed tool call: the objects `retrace errors` prints.
 type Failure struct {
-	Session     SessionRef `json:"session"`
-	CallID      string     `json:"call_id"`
-	Msg         int        `json:"msg"`
-	Tool        string     `json:"tool"`
-	Command     string     `json:"command"`
-	Target      string     `json:"target"`
-	Category    Category   `json:"category"`
-	Parser      string     `json:"parser,omitzero"` // cli-usage only
-	Message     string     `json:"message"`
-	BadFlags    []string   `json:"bad_flags"`
-	ValidFlags  []string   `json:"valid_flags"`
-	Suggestions []string   `json:"suggestions"`
+	Session     SessionRef        `json:"session"`
+	CallID      string            `json:"call_id"`
+	Msg         int               `json:"msg"`
+	Tool        string            `json:"tool"`
+	Command     string            `json:"command"`
+	Target      string            `json:"target"`
+	Category    diagnose.Category `json:"category"`
+	Parser      string            `json:"parser,omitzero"` // cli-usage only
+	Message     string            `json:"message"`
+	BadFlags    []string          `json:"bad_flags"`
+	ValidFlags  []string          `json:"valid_flags"`
+	Suggestions []string          `json:"suggestions"`
 	// FixedBy is the id of the call that fixed this failure, or nil;
 	// FixedMsg is the index of its message.
 	FixedBy  *string `json:"fixed_by"`
@@ -40,17 +40,17 @@ type Failure struct {
 	// failure belongs to, up to its fix, this one included.
 	Attempts int `json:"attempts"`
 
-	Choices   []string       `json:"choices,omitempty"`
-	Missing   []string       `json:"missing,omitempty"`
-	Exception *ExceptionInfo `json:"exception,omitempty"`
-	Program   string         `json:"program,omitzero"` // command-not-found: the program
-	Module    string         `json:"module,omitzero"`  // the module or package not found
-	Exit      *int           `json:"exit_code"`
-	Evidence  string         `json:"evidence"`
-	Host      string         `json:"host,omitzero"`
-	Sidechain string         `json:"sidechain,omitzero"`
-	Time      time.Time      `json:"time,omitzero"`
-	Pos       parser.Pos     `json:"pos"`
+	Choices   []string                `json:"choices,omitempty"`
+	Missing   []string                `json:"missing,omitempty"`
+	Exception *diagnose.ExceptionInfo `json:"exception,omitempty"`
+	Program   string                  `json:"program,omitzero"` // command-not-found: the program
+	Module    string                  `json:"module,omitzero"`  // the module or package not found
+	Exit      *int                    `json:"exit_code"`
+	Evidence  string                  `json:"evidence"`
+	Host      string                  `json:"host,omitzero"`
+	Sidechain string                  `json:"sidechain,omitzero"`
+	Time      time.Time               `json:"time,omitzero"`
+	Pos       parser.Pos              `json:"pos"`
 
 	call    *parser.Call
 	excerpt []string // see Excerpt
@@ -58,6 +58,10 @@ type Failure struct {
 
 // Call returns the failed call.
 func (f *Failure) Call() *parser.Call { return f.call }
+
+// Excerpt returns the lines of the failed call's output that matter to a
+// reviewer (see diagnose.Diagnosis.Excerpt).
+func (f *Failure) Excerpt() []string { return f.excerpt }
 
 // Fixed reports whether a later call fixed the failure.
 func (f *Failure) Fixed() bool { return f.FixedBy != nil }
@@ -308,9 +312,9 @@ func (st *SessionStream) last(s *parser.Session) *SessionReport {
 
 // callFacts are what the passes read of one call, found when it is added.
 type callFacts struct {
-	cmd    *shell.Command // the parsed shell command; nil for other tools
-	target string         // what the call acts on, or the program its error names
-	diag   *Diagnosis     // why it failed; nil when it did not
+	cmd    *shell.Command      // the parsed shell command; nil for other tools
+	target string              // what the call acts on, or the program its error names
+	diag   *diagnose.Diagnosis // why it failed; nil when it did not
 	// The numbers it printed, read as the passes read them with the zero
 	// bench.Options: measures says a command of the line measures, and
 	// other that it is not the line's command of interest, whose target
@@ -329,8 +333,8 @@ func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*shell.Command)
 		f.cmd = parseCommand(c.Command, parsed)
 	}
 	f.target = targetOf(c, f.cmd)
-	if d := Diagnose(c, f.cmd); d != nil {
-		if t := blame(f.cmd, d); t != "" {
+	if d := diagnose.Call(c, f.cmd); d != nil {
+		if t := d.Blamed(f.cmd); t != "" {
 			f.target = t
 		}
 		f.diag = d
@@ -445,7 +449,7 @@ func (a *sessionAnalysis) add(c *parser.Call, f *callFacts) {
 	}
 }
 
-func (a *sessionAnalysis) newFailure(i int, d *Diagnosis) *Failure {
+func (a *sessionAnalysis) newFailure(i int, d *diagnose.Diagnosis) *Failure {
 	c := a.s.Calls[i]
 	f := &Failure{
 		Session:     a.ref,
@@ -475,7 +479,7 @@ func (a *sessionAnalysis) newFailure(i int, d *Diagnosis) *Failure {
 	if cmd := a.cmds[i]; cmd != nil {
 		f.Host = cmd.Host
 	}
-	f.excerpt = excerptOf(f, c.Output)
+	f.excerpt = d.Excerpt(c.Output)
 	return f
 }
 
@@ -489,44 +493,6 @@ func targetOf(c *parser.Call, cmd *shell.Command) string {
 		return string(c.Kind) + " " + c.File
 	}
 	return c.Tool
-}
-
-// blame returns the target of the command of a line that the error names,
-// when it is not the line's command of interest: the gpg of
-// `op item get key | gpg --import` failing with "gpg: no valid OpenPGP
-// data found", the cp of `killall app; cp app ~/bin` failing with "cp:
-// cannot create regular file". It returns "" otherwise.
-func blame(cmd *shell.Command, d *Diagnosis) string {
-	if cmd == nil {
-		return ""
-	}
-	prog := d.Program
-	if d.culprit != "" {
-		prog = d.culprit
-	}
-	if prog == "" {
-		head, _, ok := strings.Cut(d.Message, ": ")
-		if !ok || strings.ContainsAny(head, " /") {
-			return ""
-		}
-		prog = head
-	}
-	if prog == cmd.Program() {
-		return ""
-	}
-	if slices.Contains(cmd.Filters, prog) {
-		if d.Category == CommandNotFound {
-			return "" // the agent runs the command again without the filter
-		}
-		return prog
-	}
-	for _, argv := range cmd.Others {
-		if len(argv) > 0 && shell.ProgramName(argv[0]) == prog {
-			t, _ := shell.Identify(argv)
-			return t
-		}
-	}
-	return ""
 }
 
 // commandOf returns the command line of a shell call, or the tool and its

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,8 +10,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/parser"
 )
+
+var update = flag.Bool("update", false, "rewrite golden files")
 
 // corpus is the folder of real public transcripts the team shares. Tests
 // that read it skip when it is absent; nothing from it is in this
@@ -106,7 +111,7 @@ func TestCorpusCategories(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	total := map[Category]int{}
+	total := map[diagnose.Category]int{}
 	for _, file := range files {
 		rel, _ := filepath.Rel(corpus, file)
 		f, err := os.Open(file)
@@ -119,7 +124,7 @@ func TestCorpusCategories(t *testing.T) {
 			continue // TestCorpus says which files are of no known format
 		}
 		rep := AnalyzeSession(s)
-		count := map[Category]int{}
+		count := map[diagnose.Category]int{}
 		for _, fl := range rep.Failures {
 			count[fl.Category]++
 			total[fl.Category]++
@@ -153,9 +158,9 @@ func TestCorpusCategories(t *testing.T) {
 }
 
 // writeCounts writes one "  category: n" line per category found, in the
-// order of Categories.
-func writeCounts(b *strings.Builder, count map[Category]int) {
-	for _, c := range Categories {
+// order of diagnose.Categories.
+func writeCounts(b *strings.Builder, count map[diagnose.Category]int) {
+	for _, c := range diagnose.Categories {
 		if count[c] > 0 {
 			fmt.Fprintf(b, "  %s: %d\n", c, count[c])
 		}

@@ -5,11 +5,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
 
@@ -49,31 +47,5 @@ func FuzzDiffCommands(f *testing.F) {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
 		_ = diffCommands(shell.Parse(x), shell.Parse(y))
 		_ = diffCommands(shell.Parse(x), shell.Parse(x))
-	})
-}
-
-// FuzzDiagnose checks that no output makes failure detection panic, and
-// that what it reports is bounded, valid text.
-func FuzzDiagnose(f *testing.F) {
-	cmds, outs := failureCases(f)
-	for i, o := range outs {
-		f.Add(cmds[i%len(cmds)], o, 1)
-	}
-	f.Fuzz(func(t *testing.T, line, out string, exit int) {
-		c := &parser.Call{Tool: "Bash", Kind: parser.Shell, Command: line, Output: out, Exit: &exit}
-		d := Diagnose(c, shell.Parse(line))
-		if d == nil {
-			return
-		}
-		if utf8.RuneCountInString(d.Message) > 200 {
-			t.Errorf("message of %d runes", utf8.RuneCountInString(d.Message))
-		}
-		if utf8.ValidString(out) && !utf8.ValidString(d.Message) {
-			t.Errorf("invalid UTF-8 message %q from valid output", d.Message)
-		}
-		f := &Failure{call: c, Category: d.Category, Message: d.Message, Exception: d.Exception}
-		if len(f.Excerpt()) > maxExcerpt {
-			t.Errorf("excerpt of %d lines", len(f.Excerpt()))
-		}
 	})
 }

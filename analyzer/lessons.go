@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/shell"
 )
 
@@ -61,7 +62,7 @@ func (ls *LessonSet) Add(r *SessionReport) {
 	}
 	for _, ch := range r.Chains {
 		for _, f := range ch.failures {
-			if f.Category == CLIUsage {
+			if f.Category == diagnose.CLIUsage {
 				ls.valid[f.Target] = union(ls.valid[f.Target], f.ValidFlags)
 			}
 		}
@@ -102,7 +103,7 @@ func corrections(ch *Chain) []*Lesson {
 		return []*Lesson{{Target: f.Program, Kind: "command", Wrong: f.Program, Right: right, Count: 1,
 			Where: []Place{{Path: f.Session.Path, CallID: f.CallID, Msg: f.Msg}}}}
 	}
-	if ch.Diff == nil || f.Category != CLIUsage {
+	if ch.Diff == nil || f.Category != diagnose.CLIUsage {
 		return nil
 	}
 	bad := ch.failures[len(ch.failures)-1].BadFlags

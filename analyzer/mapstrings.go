@@ -1,5 +1,7 @@
 package analyzer
 
+import "github.com/retrace-dev/retrace/diagnose"
+
 // This file lets a caller change every text a report holds, as masking
 // secrets does: a secret learned late is masked in what was analyzed
 // before it was known, and records read back from retrace's own JSON Lines
@@ -54,7 +56,7 @@ func (fl *Failure) mapStrings(f func(string) string) {
 		&fl.Program, &fl.Module, &fl.Evidence, &fl.Host, &fl.Sidechain} {
 		*p = f(*p)
 	}
-	fl.Category = Category(f(string(fl.Category)))
+	fl.Category = diagnose.Category(f(string(fl.Category)))
 	if fl.FixedBy != nil {
 		id := f(*fl.FixedBy)
 		fl.FixedBy = &id

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
@@ -122,7 +123,7 @@ func (a *sessionAnalysis) pair() []*Chain {
 	var chains []*Chain
 	taken := make([]bool, len(a.s.Calls))
 	for i, f := range a.failures {
-		if f == nil || taken[i] || f.Category == Rejected {
+		if f == nil || taken[i] || f.Category == diagnose.Rejected {
 			continue
 		}
 		attempts, fix, _ := a.follow(i, len(a.s.Calls))
@@ -148,7 +149,7 @@ func (a *sessionAnalysis) follow(i, n int) (attempts []int, fix int, short bool)
 		}
 		if a.sameTarget(i, j) {
 			if g := a.failures[j]; g != nil {
-				if g.Category != Rejected {
+				if g.Category != diagnose.Rejected {
 					attempts = append(attempts, j)
 				}
 				continue
@@ -171,7 +172,7 @@ func (a *sessionAnalysis) settled(n int) int {
 	best, reach := 0, -1 // reach: the last call a chain so far reads
 	for i := range n {
 		f := a.failures[i]
-		if f == nil || taken[i] || f.Category == Rejected {
+		if f == nil || taken[i] || f.Category == diagnose.Rejected {
 			continue
 		}
 		if reach < i {
@@ -201,7 +202,7 @@ func (a *sessionAnalysis) settled(n int) int {
 // neverRan reports whether a failure is of a command that did not run:
 // the agent's harness or the shell failed before it.
 func neverRan(f *Failure) bool {
-	return f != nil && (f.Category == AgentToolError || f.Category == ShellSyntax)
+	return f != nil && (f.Category == diagnose.AgentToolError || f.Category == diagnose.ShellSyntax)
 }
 
 // unfinished reports whether a call has no outcome: it was still running,
@@ -387,7 +388,7 @@ var alternatives = map[string][]string{
 // the same file arguments.
 func (a *sessionAnalysis) workaround(last int) *Step {
 	f := a.failures[last]
-	if f.Category != CommandNotFound || a.cmds[last] == nil {
+	if f.Category != diagnose.CommandNotFound || a.cmds[last] == nil {
 		return a.didTheJob(last)
 	}
 	failed := a.cmds[last]
@@ -467,7 +468,7 @@ func (a *sessionAnalysis) sharesObject(i, j int) bool {
 // the other commands on the fix's own line (`pip install x && x`).
 func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
 	ownLine := a.targets[fix] != a.targets[last]
-	if !ownLine && a.failures[last].Category == ShellSyntax && a.s.Calls[last].Command != a.s.Calls[fix].Command {
+	if !ownLine && a.failures[last].Category == diagnose.ShellSyntax && a.s.Calls[last].Command != a.s.Calls[fix].Command {
 		return FixArgv, nil // the same words, quoted so that the shell reads them
 	}
 	if !ownLine && !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {

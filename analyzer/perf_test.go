@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/cputime"
 	"github.com/retrace-dev/retrace/internal/synth"
 	"github.com/retrace-dev/retrace/parser"
@@ -149,7 +150,7 @@ func BenchmarkDiagnose(b *testing.B) {
 		return calls
 	}, func(calls []call) {
 		for _, x := range calls {
-			Diagnose(x.c, x.cmd)
+			diagnose.Call(x.c, x.cmd)
 		}
 	})
 }

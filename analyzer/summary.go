@@ -1,5 +1,7 @@
 package analyzer
 
+import "github.com/retrace-dev/retrace/diagnose"
+
 // A Summary counts what the analysis found: the object `retrace summary`
 // prints.
 type Summary struct {
@@ -30,13 +32,13 @@ type SessionSummary struct {
 
 // Totals adds up the session summaries.
 type Totals struct {
-	Sessions   int              `json:"sessions"`
-	Calls      int              `json:"calls"`
-	Failures   int              `json:"failures"`
-	Fixed      int              `json:"fixed"`
-	Unresolved int              `json:"unresolved"`
-	Rejected   int              `json:"rejected"`
-	ByCategory map[Category]int `json:"by_category"`
+	Sessions   int                       `json:"sessions"`
+	Calls      int                       `json:"calls"`
+	Failures   int                       `json:"failures"`
+	Fixed      int                       `json:"fixed"`
+	Unresolved int                       `json:"unresolved"`
+	Rejected   int                       `json:"rejected"`
+	ByCategory map[diagnose.Category]int `json:"by_category"`
 	// FixedFirstRetry counts the chains fixed by the first call to run the
 	// target again.
 	FixedFirstRetry int     `json:"fixed_first_retry"`
@@ -56,7 +58,7 @@ func Summarize(r *Report) *Summary {
 
 // NewSummary returns a Summary of no sessions, to Add them to.
 func NewSummary() *Summary {
-	return &Summary{Sessions: []SessionSummary{}, Totals: Totals{ByCategory: map[Category]int{}}}
+	return &Summary{Sessions: []SessionSummary{}, Totals: Totals{ByCategory: map[diagnose.Category]int{}}}
 }
 
 // Add counts the findings of one more session, which the Summary does not
@@ -75,7 +77,7 @@ func (sum *Summary) Add(sr *SessionReport) {
 	for _, f := range sr.Failures {
 		t.ByCategory[f.Category]++
 		switch {
-		case f.Category == Rejected:
+		case f.Category == diagnose.Rejected:
 			ss.Rejected++
 		case f.Fixed():
 			ss.Failures++

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"flag"
 	"fmt"
 	"maps"
 	"math/big"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/retrace-dev/retrace/shell"
 )
+
+var _ = flag.Bool("update", false, "rewrite golden files (none here)")
 
 // callBench reads the numbers of the output of a command line, as the
 // analysis of a session does.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/diagnose"
 )
 
 // A document is a post-mortem as `retrace report` writes it, built once
@@ -104,7 +105,7 @@ const maxLessons = 10
 func newDocument(r *analyzer.Report) *document {
 	sum := analyzer.Summarize(r)
 	d := &document{Totals: sum.Totals, Sentence: costSentence(sum.Totals)}
-	for _, c := range analyzer.Categories {
+	for _, c := range diagnose.Categories {
 		if n := sum.Totals.ByCategory[c]; n > 0 {
 			d.Categories = append(d.Categories, categoryCount{string(c), n})
 		}
@@ -299,7 +300,7 @@ func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 		m := mark{At: at(c.Start), Kind: "ok", Label: clean(fmt.Sprintf("msg %d: %s", c.Msg, firstWord(commandLine(c.Command, c.Tool))), 120)}
 		if f := failed[c.ID]; f != nil {
 			m.Kind = "failed"
-			if f.Category == analyzer.Rejected {
+			if f.Category == diagnose.Rejected {
 				m.Kind = "rejected"
 			}
 			m.Label = clean(fmt.Sprintf("msg %d: %s failed (%s)", c.Msg, f.Target, f.Category), 120)

@@ -14,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/diagnose"
 )
 
 // ANSI colours used in tables.
@@ -142,7 +143,7 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 			return err
 		}
 		c := newTable("CATEGORY", "COUNT")
-		for _, cat := range analyzer.Categories {
+		for _, cat := range diagnose.Categories {
 			if n := tot.ByCategory[cat]; n > 0 {
 				c.add(string(cat), strconv.Itoa(n))
 			}
@@ -205,7 +206,7 @@ func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
 	for _, f := range failures {
 		fixed := paint(o, yellow, "unresolved")
 		switch {
-		case f.Category == analyzer.Rejected:
+		case f.Category == diagnose.Rejected:
 			fixed = paint(o, dim, "—")
 		case f.FixedMsg != nil:
 			fixed = paint(o, green, fmt.Sprintf("msg %d", *f.FixedMsg))

@@ -1,12 +1,15 @@
 package shell
 
 import (
+	"flag"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
+
+var _ = flag.Bool("update", false, "rewrite golden files (none here)")
 
 func TestParse(t *testing.T) {
 	tests := []struct {

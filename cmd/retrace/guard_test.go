@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/guard"
 	"github.com/retrace-dev/retrace/parser"
 )
@@ -397,7 +398,7 @@ func TestGuardCorpus(t *testing.T) {
 					switch {
 					case f == nil:
 						t.Errorf("msg %d: a call that succeeded is blocked: %s\n\t%s", r.call.Msg, r.reason, r.call.Command)
-					case f.Category == analyzer.CLIUsage && slices.ContainsFunc(f.BadFlags, func(b string) bool { return strings.Contains(r.reason, "not "+b+" ") }):
+					case f.Category == diagnose.CLIUsage && slices.ContainsFunc(f.BadFlags, func(b string) bool { return strings.Contains(r.reason, "not "+b+" ") }):
 						n.stopped++
 						t.Logf("msg %d: stopped a repeated mistake: %s", r.call.Msg, r.reason)
 					default:

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
@@ -55,7 +55,7 @@ func (g Guard) Handle(p *Payload) (Reply, error) {
 		return Reply{Block: block(cmd, own.Lessons, stored)}, errors.Join(errs...)
 	}
 	c := &parser.Call{Kind: parser.Shell, Tool: p.Tool, Command: p.Command, Output: p.Output, Exit: p.Exit, IsError: p.Failed}
-	d := analyzer.Diagnose(c, cmd)
+	d := diagnose.Call(c, cmd)
 	if d == nil {
 		return Reply{}, errors.Join(errs...)
 	}
@@ -95,14 +95,14 @@ func block(cmd *shell.Command, own, stored []Lesson) string {
 // the latest fix of the session that followed the same failure, else a
 // fix learned from another session for a flag the failure rejected; ""
 // when there is none.
-func context(target string, d *analyzer.Diagnosis, fixes []Fix, stored []Lesson) string {
+func context(target string, d *diagnose.Diagnosis, fixes []Fix, stored []Lesson) string {
 	for i := len(fixes) - 1; i >= 0; i-- {
 		f := fixes[i]
 		if f.Target == target && f.Category == string(d.Category) && sameWay(f, d) {
 			return fmt.Sprintf("this failed the same way at msg %d; msg %d fixed it %s", f.Failed, f.Fixed, f.With)
 		}
 	}
-	if d.Category != analyzer.CLIUsage {
+	if d.Category != diagnose.CLIUsage {
 		return ""
 	}
 	for _, l := range stored {
@@ -116,8 +116,8 @@ func context(target string, d *analyzer.Diagnosis, fixes []Fix, stored []Lesson)
 
 // sameWay reports whether the failure d is the failure of f again: a usage
 // error that rejected one of the same flags, or the same error message.
-func sameWay(f Fix, d *analyzer.Diagnosis) bool {
-	if d.Category == analyzer.CLIUsage && len(d.BadFlags) > 0 {
+func sameWay(f Fix, d *diagnose.Diagnosis) bool {
+	if d.Category == diagnose.CLIUsage && len(d.BadFlags) > 0 {
 		return slices.ContainsFunc(d.BadFlags, func(b string) bool { return slices.Contains(f.BadFlags, b) })
 	}
 	return f.Message == d.Message

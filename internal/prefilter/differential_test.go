@@ -14,8 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	_ "github.com/retrace-dev/retrace/analyzer"
 	_ "github.com/retrace-dev/retrace/bench"
+	_ "github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/prefilter"
 )
 

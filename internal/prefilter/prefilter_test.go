@@ -1,12 +1,15 @@
 package prefilter
 
 import (
+	"flag"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
 )
+
+var _ = flag.Bool("update", false, "rewrite golden files (none here)")
 
 func TestLiterals(t *testing.T) {
 	for _, tt := range []struct {

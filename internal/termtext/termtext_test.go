@@ -1,9 +1,12 @@
 package termtext
 
 import (
+	"flag"
 	"regexp"
 	"testing"
 )
+
+var _ = flag.Bool("update", false, "rewrite golden files (none here)")
 
 // escapeRE is the expression whose matches StripEscapes removes: the
 // grammar EscapeLen documents.

@@ -1,4 +1,4 @@
-package analyzer
+package diagnose
 
 import (
 	"slices"
@@ -358,7 +358,7 @@ func usageFlags(usage string) []string {
 func flagWords(words []string) []string {
 	var flags []string
 	for _, w := range words {
-		if strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w) {
+		if shell.IsFlag(w) {
 			flags = append(flags, strings.SplitN(w, "=", 2)[0])
 		}
 	}

@@ -1,4 +1,4 @@
-package analyzer
+package diagnose
 
 import (
 	"flag"
@@ -47,7 +47,7 @@ func TestDiagnose(t *testing.T) {
 				if c.Kind == parser.Shell {
 					cmd = shell.Parse(c.Command)
 				}
-				got := describe(Diagnose(c, cmd))
+				got := describe(Call(c, cmd))
 				if *update {
 					if string(want.Data) != got {
 						want.Data = []byte(got)
@@ -56,7 +56,7 @@ func TestDiagnose(t *testing.T) {
 					return
 				}
 				if diff := cmp.Diff(string(want.Data), got); diff != "" {
-					t.Errorf("%s: Diagnose mismatch (-want +got):\n%s", ar.Files[i].Name, diff)
+					t.Errorf("%s: Call mismatch (-want +got):\n%s", ar.Files[i].Name, diff)
 				}
 			})
 		}
@@ -178,8 +178,12 @@ func TestExcerpt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := AnalyzeSession(session(step{cmd: tt.cmd, exit: tt.exit, out: tt.out}))
-			if diff := cmp.Diff(tt.want, rep.Failures[0].Excerpt()); diff != "" {
+			c := &parser.Call{Tool: "Bash", Kind: parser.Shell, Command: tt.cmd, Exit: &tt.exit, Output: tt.out}
+			d := Call(c, shell.Parse(tt.cmd))
+			if d == nil {
+				t.Fatal("Call = nil, want a failure")
+			}
+			if diff := cmp.Diff(tt.want, d.Excerpt(tt.out)); diff != "" {
 				t.Errorf("Excerpt (-want +got):\n%s", diff)
 			}
 		})

@@ -1,4 +1,4 @@
-package analyzer
+package diagnose
 
 import (
 	"strings"
@@ -6,22 +6,20 @@ import (
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
-// maxExcerpt bounds the lines of an excerpt.
-const maxExcerpt = 12
+// MaxExcerpt bounds the lines of an excerpt.
+const MaxExcerpt = 12
 
-// Excerpt returns the lines of the failed call's output that matter to a
-// reviewer: a usage error's usage text and error line, the end of a
-// traceback, or the lines around the error message. Lines are cut to 200
-// runes; at most 12 are returned.
-func (f *Failure) Excerpt() []string { return f.excerpt }
-
-// excerptOf finds the Excerpt of f in output, the failed call's output.
-func excerptOf(f *Failure, output string) []string {
+// Excerpt returns the lines of output, the failed call's, that matter to
+// a reviewer of d: a usage error's usage text and error line, the end of
+// a traceback, or the lines around the error message. Escape sequences
+// are taken out; lines are cut to 200 runes; at most MaxExcerpt are
+// returned.
+func (d *Diagnosis) Excerpt(output string) []string {
 	lines := strings.Split(strings.TrimRight(termtext.StripEscapes(output), "\n"), "\n")
 	start, end := -1, -1
 	switch {
-	case f.Category == CLIUsage:
-		end = lastIndex(lines, func(l string) bool { return strings.Contains(l, f.Message) })
+	case d.Category == CLIUsage:
+		end = lastIndex(lines, func(l string) bool { return strings.Contains(l, d.Message) })
 		start = lastIndex(lines[:max(end, 0)], func(l string) bool {
 			low := strings.ToLower(l)
 			return strings.HasPrefix(low, "usage:") || strings.HasPrefix(l, "Usage of ")
@@ -29,14 +27,14 @@ func excerptOf(f *Failure, output string) []string {
 		if start < 0 {
 			start = end
 		}
-	case f.Exception != nil:
-		end = lastIndex(lines, func(l string) bool { return strings.HasPrefix(l, f.Exception.Type) })
+	case d.Exception != nil:
+		end = lastIndex(lines, func(l string) bool { return strings.HasPrefix(l, d.Exception.Type) })
 		start = lastIndex(lines[:max(end, 0)], func(l string) bool { return strings.Contains(l, "Traceback (most recent call last)") })
-		if start < 0 || end-start > maxExcerpt {
-			start = end - maxExcerpt + 1
+		if start < 0 || end-start > MaxExcerpt {
+			start = end - MaxExcerpt + 1
 		}
 	default:
-		at := lastIndex(lines, func(l string) bool { return f.Message != "" && strings.Contains(l, f.Message) })
+		at := lastIndex(lines, func(l string) bool { return d.Message != "" && strings.Contains(l, d.Message) })
 		if at < 0 {
 			at = len(lines) - 1
 		}
@@ -45,7 +43,7 @@ func excerptOf(f *Failure, output string) []string {
 	if end < 0 {
 		end = len(lines) - 1
 	}
-	start = max(start, 0, end-maxExcerpt+1)
+	start = max(start, 0, end-MaxExcerpt+1)
 	end = min(end, len(lines)-1)
 	var out []string
 	for _, l := range lines[start : end+1] {

@@ -1,4 +1,4 @@
-package analyzer
+package diagnose
 
 import (
 	"github.com/retrace-dev/retrace/internal/prefilter"

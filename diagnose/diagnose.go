@@ -1,0 +1,284 @@
+package diagnose
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/retrace-dev/retrace/internal/prefilter"
+	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
+)
+
+// A Category names a kind of failure.
+type Category string
+
+// The failure categories. Rejected calls are reported but are not failures
+// to fix: the user or a sandbox refused them.
+const (
+	CLIUsage        Category = "cli-usage"
+	CommandNotFound Category = "command-not-found"
+	MissingFile     Category = "missing-file"
+	Exception       Category = "exception"
+	BuildError      Category = "build-error"
+	TestFailure     Category = "test-failure"
+	Timeout         Category = "timeout"
+	Connection      Category = "connection"
+	Permission      Category = "permission"
+	OutOfMemory     Category = "out-of-memory"
+	AgentToolError  Category = "agent-tool-error"
+	ShellSyntax     Category = "syntax"
+	Rejected        Category = "rejected"
+	NonzeroExit     Category = "nonzero-exit"
+)
+
+// Categories lists every category, in the order reports show them.
+var Categories = []Category{
+	CLIUsage, CommandNotFound, MissingFile, Exception, BuildError, TestFailure,
+	Timeout, Connection, Permission, OutOfMemory, AgentToolError, ShellSyntax,
+	NonzeroExit, Rejected,
+}
+
+// A Diagnosis says why a call failed.
+type Diagnosis struct {
+	Category Category
+	Message  string // the one-line error
+	// Evidence says what showed the failure: the agent's error flag, the
+	// exit code, a signature in the output.
+	Evidence string
+
+	// Details of CLI usage errors.
+	Parser      string   // the CLI parser family: "argparse", "click", …
+	BadFlags    []string // flags the program rejected
+	ValidFlags  []string // flags its usage text offers
+	Suggestions []string // what the parser itself suggested
+	Choices     []string // the values an option accepts, when the error lists them
+	Missing     []string // required arguments that were not given
+
+	Exception *ExceptionInfo // details of an exception, when there was one
+	Program   string         // the program not found, for command-not-found
+	Module    string         // the module or package not found: ModuleNotFoundError, ERR_MODULE_NOT_FOUND
+
+	// culprit is the program of the line that reported the error, when
+	// it is not the line's command of interest.
+	culprit string
+}
+
+// ExceptionInfo describes the exception a failed call raised.
+type ExceptionInfo struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	// The innermost frame of the traceback that is in the project rather
+	// than in an installed package; or the innermost of all.
+	File string `json:"file,omitzero"`
+	Line int    `json:"line,omitzero"`
+	Func string `json:"func,omitzero"`
+	// Innermost is "file:line" of the innermost frame when it is not the
+	// project's: the error was raised inside an installed package.
+	Innermost string `json:"innermost,omitzero"`
+}
+
+// Call says whether call c failed and why; it returns nil for a call that
+// succeeded. cmd is c's parsed command, nil for tools other than the
+// shell. It is safe for concurrent use.
+func Call(c *parser.Call, cmd *shell.Command) *Diagnosis {
+	out := stripNoise(termtext.StripEscapes(c.Output))
+	switch c.Status {
+	case "running", "no-result":
+		return nil // not finished when the transcript ends: no outcome to judge
+	case "rejected", "cancelled":
+		return &Diagnosis{Category: Rejected, Message: toolErrorMessage(out), Evidence: c.Status}
+	}
+	if c.Status == "interrupted" {
+		d := &Diagnosis{Category: Rejected, Message: "interrupted before it finished", Evidence: "interrupted"}
+		if timedOut(out) {
+			d.Category, d.Message = Timeout, "timed out"
+		}
+		return d
+	}
+	if refused(out) {
+		return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
+	}
+	if c.Kind != parser.Shell || cmd == nil || strings.TrimSpace(c.Command) == "" {
+		// A shell call without a command is the agent's error: its
+		// arguments did not parse.
+		return toolFailure(c, out)
+	}
+
+	recorded := recordEvidence(c)
+	if recorded != "" && benignExit(c, cmd, out) {
+		return nil
+	}
+	// A server that printed its ready line before the agent's timeout
+	// stopped it did what it was asked (background.go): its record's
+	// error is the timeout's, and only another signature fails it.
+	served := servedUntilTimeout(out, cmd)
+	if served {
+		recorded = ""
+	}
+	// With the exit status hidden by a filter, the output is the only
+	// evidence, and every rule may read it; with a clean exit, or a failure
+	// the line chose to ignore (`|| true`), only unmistakable signatures
+	// count. The output of a viewer is data: only the shell not finding
+	// the viewer itself says it failed.
+	data := cmd.IsViewer() || cmd.AsksHelp()
+	if recorded == "" {
+		any := cmd.Masked && !cmd.Ignored
+		d := matchRules(out, cmd, true, func(r *rule) bool {
+			if served && r.category == Timeout {
+				return false
+			}
+			return data && shellRules[r.name] || !data && (r.strong || any)
+		})
+		switch {
+		case d != nil && served:
+			d.Evidence = strings.TrimSuffix(d.Evidence, " despite exit status 0") + " after the server's ready line, though the agent's timeout stopped it"
+		case d == nil && !served:
+			d = hiddenFailure(out, cmd)
+			if d != nil && d.Category == NonzeroExit && movedToBackground(c) != "" {
+				d.Category = Timeout // it hung, then its fallback ran
+				d.Evidence += "; " + movedToBackground(c)
+			}
+		}
+		return d
+	}
+	if d := matchRules(out, cmd, false, func(*rule) bool { return true }); d != nil {
+		d.Evidence = recorded + "; " + d.Evidence
+		return d
+	}
+	d := &Diagnosis{Category: NonzeroExit, Message: failureLine(out), Evidence: recorded}
+	if d.Message == "" {
+		d.Message = recorded
+	}
+	switch {
+	case c.Exit != nil && (*c.Exit == 124 || *c.Exit == 137 || *c.Exit == 143) && (timedOut(out) || strings.Contains(cmd.Line, "timeout ")):
+		d.Category = Timeout
+		d.Message = fmt.Sprintf("killed by timeout (exit code %d)", *c.Exit)
+	case movedToBackground(c) != "":
+		// It ran past what the agent waited for and failed later with
+		// nothing in its output to name the failure: it hung.
+		d.Category = Timeout
+		d.Evidence += "; " + movedToBackground(c)
+	case c.Exit != nil && networkExit(cmd.Status(), *c.Exit) != "":
+		// Quiet downloads (wget -q, curl -s) say why only by their
+		// status.
+		d.Category = Connection
+		d.Evidence += "; " + networkExit(cmd.Status(), *c.Exit)
+		if d.Message == recorded {
+			d.Message = networkExit(cmd.Status(), *c.Exit)
+		}
+	case c.Exit != nil && *c.Exit == 137 && killedRE.MatchString(lastLine(out)):
+		// SIGKILL with the shell's "Killed": most often the kernel's
+		// out-of-memory killer.
+		d.Category = OutOfMemory
+		d.Evidence += "; out-of-memory signature"
+		if d.Message == "Killed" {
+			d.Message = "killed (exit code 137), most likely out of memory"
+		}
+	}
+	return d
+}
+
+// networkExit says what the exit status of wget or curl means when it is
+// a network failure, or "".
+func networkExit(prog string, exit int) string {
+	switch {
+	case prog == "wget" && exit == 4:
+		return "wget exit status 4: network failure"
+	case prog == "curl" && (exit == 6 || exit == 7 || exit == 28 || exit == 35 || exit == 52 || exit == 56):
+		return fmt.Sprintf("curl exit status %d: %s", exit, curlExits[exit])
+	}
+	return ""
+}
+
+// curlExits names curl's exit statuses that are network failures.
+var curlExits = map[int]string{
+	6: "could not resolve host", 7: "failed to connect", 28: "operation timed out",
+	35: "TLS handshake failed", 52: "empty reply from server", 56: "failure receiving network data",
+}
+
+// recordEvidence says how the call's own record marks it failed, or "".
+func recordEvidence(c *parser.Call) string {
+	switch {
+	case c.Exit != nil && *c.Exit != 0:
+		return fmt.Sprintf("exit code %d", *c.Exit)
+	case c.IsError:
+		return "error flag"
+	}
+	return ""
+}
+
+// benignExit reports an exit status that is an answer, not a failure: grep
+// finding nothing (its errors exit 2), diff finding differences, test
+// finding false. The answer is that of a command whose failure can be the
+// line's: the last stage of `ls | grep env`, the grep of `ssh host 'ps |
+// grep x'` or of `grep -q x f && echo found`, not the killall of
+// `killall app; cp app ~/bin`. out is the call's output, noise removed.
+func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
+	empty := strings.TrimSpace(out) == ""
+	if c.Exit == nil {
+		if c.Note != "" {
+			return true // the agent read the exit status as fine
+		}
+		// A console copy marks a failure but gives no exit status: take
+		// it as 1 where that is a probe's answer, or a search's that
+		// printed nothing.
+		return slices.ContainsFunc(cmd.Ends, func(t string) bool { return searches[t] && empty || probes[t] })
+	}
+	if *c.Exit != 1 {
+		return false
+	}
+	if expectsFailure(cmd) && !psAtLineRE.MatchString(out) {
+		return true // the line discarded the errors it expected, and none other came
+	}
+	// A search that leads the line answers whatever it printed (grep -c
+	// prints 0); one that filters another command's output answers when
+	// nothing came through: errors of the command before it are not its.
+	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target) })
+}
+
+// answers reports whether target t exiting 1 gives an answer: no line or
+// process matched, no program installed, the files differ, the test is
+// false. quiet says the call printed nothing that t's answer excludes.
+func answers(t string, quiet bool) bool {
+	switch {
+	case searches[t] || t == "cmp":
+		return quiet
+	case probes[t]:
+		return true
+	}
+	switch t {
+	case "diff", "test", "[", "[[", "git diff":
+		return true
+	}
+	return false
+}
+
+// expectsFailure reports whether the line says it expects its command may
+// fail and discards the error: PowerShell's -ErrorAction SilentlyContinue.
+func expectsFailure(cmd *shell.Command) bool {
+	return silentlyRE.MatchString(cmd.Line)
+}
+
+var silentlyRE = prefilter.MustCompile(`(?i)-(?:ErrorAction|ea) +(?:SilentlyContinue|Ignore|0)\b`)
+
+var (
+	// searches exit 1 when nothing matched.
+	searches = map[string]bool{
+		"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true,
+		"ack": true, "git grep": true, "pgrep": true, "pkill": true, "killall": true,
+		"findstr": true, "Select-String": true, "sls": true,
+	}
+	// probes ask whether a program is installed; "no" is an answer.
+	probes = map[string]bool{"which": true, "type": true, "whereis": true, "command": true}
+)
+
+// killedRE matches the shell's report of a child killed by SIGKILL: a bare
+// "Killed", or bash's "line 1: 48213 Killed   cmd".
+var killedRE = regexp.MustCompile(`^(?:.*: line \d+: \d+ )?Killed\b`)
+
+var timedOutRE = prefilter.MustCompile(`(?i)timed out|timeout`)
+
+func timedOut(out string) bool { return timedOutRE.MatchString(out) }

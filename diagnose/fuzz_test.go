@@ -1,0 +1,63 @@
+package diagnose
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
+)
+
+// failureCases returns the command lines and outputs of the failure cases,
+// to seed the fuzzers.
+func failureCases(f *testing.F) (cmds, outs []string) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "failures", "*.txtar"))
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, af := range ar.Files {
+			switch {
+			case strings.HasSuffix(af.Name, ".out"):
+				outs = append(outs, string(af.Data))
+			case strings.HasSuffix(af.Name, ".call"):
+				for line := range strings.Lines(string(af.Data)) {
+					if c, ok := strings.CutPrefix(strings.TrimSpace(line), "command: "); ok {
+						cmds = append(cmds, c)
+					}
+				}
+			}
+		}
+	}
+	return cmds, outs
+}
+
+// FuzzDiagnose checks that no output makes failure detection panic, and
+// that what it reports is bounded, valid text.
+func FuzzDiagnose(f *testing.F) {
+	cmds, outs := failureCases(f)
+	for i, o := range outs {
+		f.Add(cmds[i%len(cmds)], o, 1)
+	}
+	f.Fuzz(func(t *testing.T, line, out string, exit int) {
+		c := &parser.Call{Tool: "Bash", Kind: parser.Shell, Command: line, Output: out, Exit: &exit}
+		d := Call(c, shell.Parse(line))
+		if d == nil {
+			return
+		}
+		if utf8.RuneCountInString(d.Message) > 200 {
+			t.Errorf("message of %d runes", utf8.RuneCountInString(d.Message))
+		}
+		if utf8.ValidString(out) && !utf8.ValidString(d.Message) {
+			t.Errorf("invalid UTF-8 message %q from valid output", d.Message)
+		}
+		if ex := d.Excerpt(out); len(ex) > MaxExcerpt {
+			t.Errorf("excerpt of %d lines", len(ex))
+		}
+	})
+}
