@@ -1,12 +1,11 @@
 package analyzer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"strings"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/retrace-dev/retrace/parser"
 )
@@ -20,20 +19,50 @@ import (
 // that ReadJSONL reads: a failure chain of `retrace pairs` or a number of
 // `retrace bench`.
 func IsRecord(line []byte) bool {
-	if !json.Valid(line) {
+	m, err := members(line)
+	if err != nil {
 		return false
 	}
-	r := gjson.ParseBytes(line)
-	if !r.IsObject() || !r.Get("session.path").Exists() {
+	session, err := members(m["session"])
+	if err != nil {
 		return false
 	}
-	return isChain(r) || isBench(r)
+	_, hasPath := session["path"]
+	return hasPath && recordKind(m) != ""
 }
 
-func isChain(r gjson.Result) bool { return r.Get("failure").IsObject() && r.Get("retries").Exists() }
+// members returns the members of the JSON object in b, their values raw,
+// by their names as written; an error when b is not a valid object.
+func members(b []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errors.New("null")
+	}
+	return m, nil
+}
 
-func isBench(r gjson.Result) bool {
-	return r.Get("call_id").Exists() && r.Get("label").Exists() && r.Get("value").Exists()
+// recordKind says what record the members of a line make: "chain" for a
+// failure chain (a failure object and retries), "bench" for a number (a
+// call id, a label and a value), "" for neither.
+func recordKind(m map[string]json.RawMessage) string {
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if _, ok := m[n]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case bytes.HasPrefix(m["failure"], []byte("{")) && has("retries"):
+		return "chain"
+	case has("call_id", "label", "value"):
+		return "bench"
+	}
+	return ""
 }
 
 // UnmarshalJSON reads a chain as `retrace pairs` writes it. The record
@@ -66,10 +95,8 @@ func ReadJSONL(r io.Reader, name string) (reports []*SessionReport, skipped []*p
 	return reports, skipped, more, err
 }
 
-// invalidJSON says why json.Valid finds line invalid: its nesting, deeper
-// than encoding/json reads (10 000 levels), or its syntax. json.Valid is
-// used rather than gjson.Valid, which recurses without a limit: a stack
-// overflow cannot be recovered from.
+// invalidJSON says why line is not valid JSON: its nesting, deeper than
+// encoding/json reads (10 000 levels), or its syntax.
 func invalidJSON(line []byte) string {
 	var se *json.SyntaxError
 	if err := json.Unmarshal(line, &struct{}{}); errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth") {
@@ -81,12 +108,12 @@ func invalidJSON(line []byte) string {
 // addRecord adds one record to the report of its session, and says what is
 // wrong with it, or "".
 func addRecord(line []byte, bySession map[SessionRef]*SessionReport, reports *[]*SessionReport) string {
-	if !json.Valid(line) {
+	m, err := members(line)
+	if _, bad := err.(*json.SyntaxError); bad {
 		return invalidJSON(line)
 	}
-	r := gjson.ParseBytes(line)
 	var ref SessionRef
-	if err := json.Unmarshal([]byte(r.Get("session").Raw), &ref); err != nil || ref.Path == "" {
+	if err := json.Unmarshal(m["session"], &ref); err != nil || ref.Path == "" {
 		return "not a record of retrace pairs or bench: no session"
 	}
 	rep := bySession[ref]
@@ -95,15 +122,15 @@ func addRecord(line []byte, bySession map[SessionRef]*SessionReport, reports *[]
 		bySession[ref] = rep
 		*reports = append(*reports, rep)
 	}
-	switch {
-	case isChain(r):
+	switch recordKind(m) {
+	case "chain":
 		var ch Chain
 		if err := json.Unmarshal(line, &ch); err != nil {
 			return "bad pairs record: " + err.Error()
 		}
 		rep.Chains = append(rep.Chains, &ch)
 		rep.Failures = append(rep.Failures, ch.Failure)
-	case isBench(r):
+	case "bench":
 		var b Bench
 		if err := json.Unmarshal(line, &b); err != nil {
 			return "bad bench record: " + err.Error()
