@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/retrace-dev/retrace/bench"
@@ -26,7 +25,7 @@ type Bench struct {
 // MarshalJSON writes b as the output contract's bench object, its fields
 // in the contract's order.
 func (b Bench) MarshalJSON() ([]byte, error) {
-	return json.Marshal(benchJSON{
+	return marshalJSON(benchJSON{
 		Session: b.Session, CallID: b.CallID, Msg: b.Msg, Target: b.Target,
 		Label: b.Label, Value: b.Value, Unit: b.Unit, Context: b.Context, Text: b.Text,
 		Failed: b.Failed, Line: b.Line, Time: b.Time, Baseline: b.Baseline, Source: b.Source,

@@ -18,16 +18,22 @@ type Diff struct {
 
 // A Rename is a flag replaced by another: --num-prompts 5 by --num-runs 5.
 type Rename struct {
-	From      string `json:"from"`
-	To        string `json:"to"`
-	FromValue string `json:"from_value,omitzero"`
-	ToValue   string `json:"to_value,omitzero"`
-	// By says how the two were matched: "value" when their values are
-	// equal, "containment" when one value holds the other (--port 30000
-	// and --server-url http://localhost:30000), "name" when their names
-	// are alike.
-	By string `json:"by"`
+	From      string   `json:"from"`
+	To        string   `json:"to"`
+	FromValue string   `json:"from_value,omitzero"`
+	ToValue   string   `json:"to_value,omitzero"`
+	By        RenameBy `json:"by"` // how the two were matched
 }
+
+// A RenameBy says how a removed flag was matched with an added one.
+type RenameBy string
+
+// The ways of matching a rename, in the order they are tried.
+const (
+	RenameByValue       RenameBy = "value"       // their values are equal
+	RenameByContainment RenameBy = "containment" // one value holds the other: --port 30000, --server-url http://localhost:30000
+	RenameByName        RenameBy = "name"        // their names are alike
+)
 
 // A Change is a flag whose value changed.
 type Change struct {
@@ -121,7 +127,7 @@ func diffCommands(failed, fixed *shell.Command) *Diff {
 			added = append(added, o)
 		}
 	}
-	for _, by := range []string{"value", "containment", "name"} {
+	for _, by := range []RenameBy{RenameByValue, RenameByContainment, RenameByName} {
 		removed, added = matchRenames(d, removed, added, by)
 	}
 	for _, o := range removed {
@@ -160,7 +166,7 @@ func joinAll(argvs [][]string) []string {
 
 // matchRenames pairs removed flags with added ones by the given rule,
 // records the pairs in d, and returns the flags left unpaired.
-func matchRenames(d *Diff, removed, added []option, by string) ([]option, []option) {
+func matchRenames(d *Diff, removed, added []option, by RenameBy) ([]option, []option) {
 	var left []option
 	for _, r := range removed {
 		best, bestScore := -1, 0.0
@@ -183,11 +189,11 @@ func matchRenames(d *Diff, removed, added []option, by string) ([]option, []opti
 	return left, added
 }
 
-func renameMatches(r, a option, by string) bool {
+func renameMatches(r, a option, by RenameBy) bool {
 	switch by {
-	case "value":
+	case RenameByValue:
 		return r.value != "" && r.value == a.value
-	case "containment":
+	case RenameByContainment:
 		return contains(a.value, r.value) || contains(r.value, a.value)
 	}
 	return similarity(r.name, a.name) >= 0.5

@@ -12,18 +12,25 @@ import (
 // A Lesson is a mistake made, and corrected, once or more: the objects
 // `retrace lessons` prints.
 type Lesson struct {
-	Target string `json:"target"`
-	// Kind says what was wrong: "flag" (a flag the program does not take),
-	// "value" (a value it rejected), "command" (a program that is not
-	// installed, and the one that did its job).
-	Kind  string  `json:"kind"`
-	Wrong string  `json:"wrong"`
-	Right string  `json:"right"` // empty when the fix dropped the wrong part
-	Count int     `json:"count"`
-	Where []Place `json:"where"`
+	Target string     `json:"target"`
+	Kind   LessonKind `json:"kind"` // what was wrong
+	Wrong  string     `json:"wrong"`
+	Right  string     `json:"right"` // empty when the fix dropped the wrong part
+	Count  int        `json:"count"`
+	Where  []Place    `json:"where"`
 	// ValidFlags are the flags the target's usage texts offered.
 	ValidFlags []string `json:"valid_flags"`
 }
+
+// A LessonKind says what a lesson corrects.
+type LessonKind string
+
+// The kinds of lesson.
+const (
+	LessonFlag    LessonKind = "flag"    // a flag the program does not take
+	LessonValue   LessonKind = "value"   // a value it rejected
+	LessonCommand LessonKind = "command" // a program that is not installed, and the one that did its job
+)
 
 // A Place is where a mistake was made.
 type Place struct {
@@ -67,7 +74,7 @@ func (ls *LessonSet) Add(r *SessionReport) {
 			}
 		}
 		for _, l := range corrections(ch) {
-			key := [4]string{l.Target, l.Kind, l.Wrong, l.Right}
+			key := [4]string{l.Target, string(l.Kind), l.Wrong, l.Right}
 			have, ok := ls.byKey[key]
 			if !ok {
 				ls.byKey[key] = l
@@ -100,7 +107,7 @@ func corrections(ch *Chain) []*Lesson {
 		if cmd := shell.Parse(w.Command); cmd.Program() != "" {
 			right = cmd.Program()
 		}
-		return []*Lesson{{Target: f.Program, Kind: "command", Wrong: f.Program, Right: right, Count: 1,
+		return []*Lesson{{Target: f.Program, Kind: LessonCommand, Wrong: f.Program, Right: right, Count: 1,
 			Where: []Place{{Path: f.Session.Path, CallID: f.CallID, Msg: f.Msg}}}}
 	}
 	if ch.Diff == nil || f.Category != diagnose.CLIUsage {
@@ -109,22 +116,22 @@ func corrections(ch *Chain) []*Lesson {
 	bad := ch.failures[len(ch.failures)-1].BadFlags
 	where := []Place{{Path: f.Session.Path, CallID: f.CallID, Msg: f.Msg}}
 	var out []*Lesson
-	add := func(kind, wrong, right string) {
+	add := func(kind LessonKind, wrong, right string) {
 		out = append(out, &Lesson{Target: f.Target, Kind: kind, Wrong: wrong, Right: right, Count: 1, Where: where})
 	}
 	for _, r := range ch.Diff.Renamed {
 		if slices.Contains(bad, r.From) {
-			add("flag", r.From, r.To)
+			add(LessonFlag, r.From, r.To)
 		}
 	}
 	for _, rm := range ch.Diff.Removed {
 		if name := flagName(rm); name != "" && slices.Contains(bad, name) {
-			add("flag", name, "")
+			add(LessonFlag, name, "")
 		}
 	}
 	for _, c := range ch.Diff.Changed {
 		if slices.Contains(bad, c.Flag) {
-			add("value", c.Flag+" "+c.From, c.Flag+" "+c.To)
+			add(LessonValue, c.Flag+" "+c.From, c.Flag+" "+c.To)
 		}
 	}
 	return out

@@ -24,9 +24,11 @@ func TestLessonsAcrossSessions(t *testing.T) {
 	two.Path = "u.jsonl"
 	rep := Analyze([]*parser.Session{one, two})
 	type lesson struct {
-		Target, Kind, Wrong, Right string
-		Count                      int
-		Where                      []Place
+		Target       string
+		Kind         LessonKind
+		Wrong, Right string
+		Count        int
+		Where        []Place
 	}
 	var got []lesson
 	for _, l := range rep.Lessons {

@@ -1,7 +1,5 @@
 package analyzer
 
-import "github.com/retrace-dev/retrace/diagnose"
-
 // This file lets a caller change every text a report holds, as masking
 // secrets does: a secret learned late is masked in what was analyzed
 // before it was known, and records read back from retrace's own JSON Lines
@@ -39,7 +37,7 @@ func (r *SessionReport) MapFindings(f func(string) string) {
 // MapStrings replaces each text of the lesson with f of it, but for the
 // paths of the places it was made at.
 func (l *Lesson) MapStrings(f func(string) string) {
-	l.Target, l.Kind, l.Wrong, l.Right = f(l.Target), f(l.Kind), f(l.Wrong), f(l.Right)
+	l.Target, l.Kind, l.Wrong, l.Right = f(l.Target), LessonKind(f(string(l.Kind))), f(l.Wrong), f(l.Right)
 	for i := range l.Where {
 		l.Where[i].CallID = f(l.Where[i].CallID)
 	}
@@ -52,21 +50,15 @@ func (ref *SessionRef) mapStrings(f func(string) string) {
 
 func (fl *Failure) mapStrings(f func(string) string) {
 	fl.Session.mapStrings(f)
-	for _, p := range []*string{&fl.CallID, &fl.Tool, &fl.Command, &fl.Target, &fl.Parser, &fl.Message,
-		&fl.Program, &fl.Module, &fl.Evidence, &fl.Host, &fl.Sidechain} {
+	for _, p := range []*string{&fl.CallID, &fl.Tool, &fl.Command, &fl.Target, &fl.Host, &fl.Sidechain} {
 		*p = f(*p)
 	}
-	fl.Category = diagnose.Category(f(string(fl.Category)))
 	if fl.FixedBy != nil {
 		id := f(*fl.FixedBy)
 		fl.FixedBy = &id
 	}
-	for _, list := range [][]string{fl.BadFlags, fl.ValidFlags, fl.Suggestions, fl.Choices, fl.Missing, fl.excerpt} {
-		mapAll(list, f)
-	}
-	if e := fl.Exception; e != nil {
-		e.Type, e.Message, e.File, e.Func, e.Innermost = f(e.Type), f(e.Message), f(e.File), f(e.Func), f(e.Innermost)
-	}
+	mapAll(fl.excerpt, f)
+	fl.Diagnosis.MapStrings(f)
 }
 
 func (ch *Chain) mapStrings(f func(string) string) {
@@ -87,7 +79,7 @@ func (ch *Chain) mapStrings(f func(string) string) {
 	if d := ch.Diff; d != nil {
 		for i := range d.Renamed {
 			r := &d.Renamed[i]
-			r.From, r.To, r.FromValue, r.ToValue, r.By = f(r.From), f(r.To), f(r.FromValue), f(r.ToValue), f(r.By)
+			r.From, r.To, r.FromValue, r.ToValue, r.By = f(r.From), f(r.To), f(r.FromValue), f(r.ToValue), RenameBy(f(string(r.By)))
 		}
 		mapAll(d.Removed, f)
 		mapAll(d.Added, f)

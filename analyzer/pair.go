@@ -85,12 +85,12 @@ type Role string
 
 // The roles of calls between a failure and its fix.
 const (
-	Diagnostic  Role = "diagnostic"  // read or searched: the script, --help, a log
-	Environment Role = "environment" // installed, exported, created, restarted
-	EditRole    Role = "edit"        // changed a file
-	Wait        Role = "wait"        // slept or polled until something was ready
-	Retry       Role = "retry"       // tried the failed target again, and failed
-	OtherRole   Role = "other"       // anything else
+	RoleDiagnostic  Role = "diagnostic"  // read or searched: the script, --help, a log
+	RoleEnvironment Role = "environment" // installed, exported, created, restarted
+	RoleEdit        Role = "edit"        // changed a file
+	RoleWait        Role = "wait"        // slept or polled until something was ready
+	RoleRetry       Role = "retry"       // tried the failed target again, and failed
+	RoleOther       Role = "other"       // anything else
 )
 
 // A Step is one call between a failure and its fix.
@@ -327,10 +327,16 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 		Retries: []string{},
 		Between: []Step{},
 	}
+	// What became of each failure of the chain.
+	outcome := Outcome{Attempts: len(attempts)}
+	if fix >= 0 {
+		c := a.s.Calls[fix]
+		outcome.FixedBy, outcome.FixedMsg = &c.ID, &c.Msg
+	}
 	for _, k := range attempts {
 		f := a.failures[k]
+		f.Outcome = outcome
 		ch.failures = append(ch.failures, f)
-		f.Attempts = len(attempts)
 		if k != first {
 			ch.Retries = append(ch.Retries, f.CallID)
 		}
@@ -342,7 +348,7 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 	for k := first + 1; k < end; k++ {
 		role := a.role(k)
 		if slices.Contains(attempts, k) {
-			role = Retry
+			role = RoleRetry
 		}
 		c := a.s.Calls[k]
 		ch.Between = append(ch.Between, Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)})
@@ -355,9 +361,6 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 	}
 	c := a.s.Calls[fix]
 	ch.fix = c
-	for _, f := range ch.failures {
-		f.FixedBy, f.FixedMsg = &c.ID, &c.Msg
-	}
 	ch.Fix = &Fix{CallID: c.ID, Msg: c.Msg, Command: commandOf(c)}
 	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, ch.Between)
 	a.explain(ch.Fix, ch.Failure)
@@ -402,7 +405,7 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 		shared := slices.ContainsFunc(failedWords, func(w string) bool { return slices.Contains(words, w) })
 		if slices.Contains(alternatives[f.Program], cmd.Program()) || slices.Contains(alternatives[f.Program], cmd.Target) || shared {
 			c := a.s.Calls[j]
-			return &Step{CallID: c.ID, Role: OtherRole, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)}
+			return &Step{CallID: c.ID, Role: RoleOther, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)}
 		}
 	}
 	return nil
@@ -420,7 +423,7 @@ const workaroundCalls = 10
 func (a *sessionAnalysis) didTheJob(last int) *Step {
 	c := a.s.Calls[last]
 	want := a.role(last)
-	if want == Wait || want == Environment {
+	if want == RoleWait || want == RoleEnvironment {
 		return nil
 	}
 	for j := last + 1; j < len(a.s.Calls) && j <= last+workaroundCalls; j++ {
@@ -432,7 +435,7 @@ func (a *sessionAnalysis) didTheJob(last int) *Step {
 		if !a.sharesObject(last, j) {
 			continue
 		}
-		if got := a.role(j); got == want || want == OtherRole && got == EditRole {
+		if got := a.role(j); got == want || want == RoleOther && got == RoleEdit {
 			return &Step{CallID: cj.ID, Role: got, Msg: cj.Msg, Command: termtext.Cut(commandOf(cj), 200)}
 		}
 	}
@@ -481,7 +484,7 @@ func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []str
 	for _, kind := range []struct {
 		role Role
 		fix  FixKind
-	}{{EditRole, FixEdit}, {Environment, FixEnvironment}, {Wait, FixWait}} {
+	}{{RoleEdit, FixEdit}, {RoleEnvironment, FixEnvironment}, {RoleWait, FixWait}} {
 		var because []string
 		for _, st := range between {
 			if st.Role == kind.role {

@@ -257,8 +257,8 @@ func TestChainDetails(t *testing.T) {
 	}
 	ch := rep.Chains[0]
 	wantBetween := []Step{
-		{CallID: "c2", Role: Diagnostic, Msg: 2, Command: "head -30 b.py"},
-		{CallID: "c3", Role: Retry, Msg: 4, Command: "python b.py --n 5"},
+		{CallID: "c2", Role: RoleDiagnostic, Msg: 2, Command: "head -30 b.py"},
+		{CallID: "c3", Role: RoleRetry, Msg: 4, Command: "python b.py --n 5"},
 	}
 	if diff := cmp.Diff(wantBetween, ch.Between); diff != "" {
 		t.Errorf("between (-want +got):\n%s", diff)
@@ -314,7 +314,7 @@ func TestSeeds(t *testing.T) {
 		result  string
 	}{
 		{"benchmark_eagle3.py", []renamed{{"--num-prompts 5", "--num-runs 5"}}, nil, "Average 71.1 tok/s"},
-		{"benchmark_eagle3.py", []renamed{{"--num-prompts 5", "--num-runs 5"}, {"--output-len 256", "--max-tokens 256"}, {"--port 30000", "--server-url http://localhost:30000"}}, []Role{Diagnostic}, "Average 38 tok/s"},
+		{"benchmark_eagle3.py", []renamed{{"--num-prompts 5", "--num-runs 5"}, {"--output-len 256", "--max-tokens 256"}, {"--port 30000", "--server-url http://localhost:30000"}}, []Role{RoleDiagnostic}, "Average 38 tok/s"},
 		{"benchmark_parallel.py", []renamed{{"--num-requests 5", "--requests-per-level 5"}}, nil, "Throughput 86.8 tok/s"},
 	}
 	for _, file := range files {

@@ -16,38 +16,38 @@ func (a *sessionAnalysis) role(k int) Role {
 	c := a.s.Calls[k]
 	switch c.Kind {
 	case parser.Read, parser.Search, parser.Web:
-		return Diagnostic
+		return RoleDiagnostic
 	case parser.Edit, parser.Write:
-		return EditRole
+		return RoleEdit
 	case parser.Shell:
 		return shellRole(a.cmds[k])
 	}
-	return OtherRole
+	return RoleOther
 }
 
 func shellRole(cmd *shell.Command) Role {
 	prog := cmd.Program()
 	switch {
 	case prog == "":
-		return OtherRole
+		return RoleOther
 	case edits(cmd):
-		return EditRole
+		return RoleEdit
 	case cmd.AsksHelp():
-		return Diagnostic
+		return RoleDiagnostic
 	case prog == "sleep" || prog == "wait" || polls(cmd):
-		return Wait
+		return RoleWait
 	case (prog == "curl" || prog == "wget") && slices.ContainsFunc(cmd.Filters, func(f string) bool { return f == "sh" || f == "bash" || f == "zsh" }):
-		return Environment // curl … | sh installs something
+		return RoleEnvironment // curl … | sh installs something
 	case cmd.ChangesEnvironment():
-		return Environment
+		return RoleEnvironment
 	case (prog == "sed" || prog == "perl") && !cmd.HasArg("-i", "-pi", "-i.bak"):
-		return Diagnostic
+		return RoleDiagnostic
 	case cmd.Inspects() || looks(cmd):
-		return Diagnostic
+		return RoleDiagnostic
 	case prog == "curl" || prog == "wget" || prog == "nc":
-		return Diagnostic
+		return RoleDiagnostic
 	}
-	return OtherRole
+	return RoleOther
 }
 
 // edits reports whether a command changes a file in place or writes one

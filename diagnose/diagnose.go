@@ -41,29 +41,47 @@ var Categories = []Category{
 	NonzeroExit, Rejected,
 }
 
-// A Diagnosis says why a call failed.
+// A Diagnosis says why a call failed. Its JSON names are those of the
+// output contract's errors object, which holds it.
 type Diagnosis struct {
-	Category Category
-	Message  string // the one-line error
+	Category Category `json:"category"`
+	Message  string   `json:"message"` // the one-line error
 	// Evidence says what showed the failure: the agent's error flag, the
 	// exit code, a signature in the output.
-	Evidence string
+	Evidence string `json:"evidence"`
 
 	// Details of CLI usage errors.
-	Parser      string   // the CLI parser family: "argparse", "click", …
-	BadFlags    []string // flags the program rejected
-	ValidFlags  []string // flags its usage text offers
-	Suggestions []string // what the parser itself suggested
-	Choices     []string // the values an option accepts, when the error lists them
-	Missing     []string // required arguments that were not given
+	Parser      string   `json:"parser,omitzero"`   // the CLI parser family: "argparse", "click", …
+	BadFlags    []string `json:"bad_flags"`         // flags the program rejected
+	ValidFlags  []string `json:"valid_flags"`       // flags its usage text offers
+	Suggestions []string `json:"suggestions"`       // what the parser itself suggested
+	Choices     []string `json:"choices,omitempty"` // the values an option accepts, when the error lists them
+	Missing     []string `json:"missing,omitempty"` // required arguments that were not given
 
-	Exception *ExceptionInfo // details of an exception, when there was one
-	Program   string         // the program not found, for command-not-found
-	Module    string         // the module or package not found: ModuleNotFoundError, ERR_MODULE_NOT_FOUND
+	Exception *ExceptionInfo `json:"exception,omitempty"` // details of an exception, when there was one
+	Program   string         `json:"program,omitzero"`    // the program not found, for command-not-found
+	Module    string         `json:"module,omitzero"`     // the module or package not found: ModuleNotFoundError, ERR_MODULE_NOT_FOUND
 
 	// culprit is the program of the line that reported the error, when
 	// it is not the line's command of interest.
 	culprit string
+}
+
+// MapStrings replaces each text of d with f of it, as masking secrets
+// does.
+func (d *Diagnosis) MapStrings(f func(string) string) {
+	d.Category = Category(f(string(d.Category)))
+	for _, p := range []*string{&d.Message, &d.Evidence, &d.Parser, &d.Program, &d.Module, &d.culprit} {
+		*p = f(*p)
+	}
+	for _, list := range [][]string{d.BadFlags, d.ValidFlags, d.Suggestions, d.Choices, d.Missing} {
+		for i, s := range list {
+			list[i] = f(s)
+		}
+	}
+	if e := d.Exception; e != nil {
+		e.Type, e.Message, e.File, e.Func, e.Innermost = f(e.Type), f(e.Message), f(e.File), f(e.Func), f(e.Innermost)
+	}
 }
 
 // ExceptionInfo describes the exception a failed call raised.

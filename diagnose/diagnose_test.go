@@ -183,7 +183,7 @@ func TestExcerpt(t *testing.T) {
 			if d == nil {
 				t.Fatal("Call = nil, want a failure")
 			}
-			if diff := cmp.Diff(tt.want, d.Excerpt(tt.out)); diff != "" {
+			if diff := cmp.Diff(tt.want, d.ExcerptOf(tt.out)); diff != "" {
 				t.Errorf("Excerpt (-want +got):\n%s", diff)
 			}
 		})

@@ -9,12 +9,12 @@ import (
 // MaxExcerpt bounds the lines of an excerpt.
 const MaxExcerpt = 12
 
-// Excerpt returns the lines of output, the failed call's, that matter to
-// a reviewer of d: a usage error's usage text and error line, the end of
+// ExcerptOf returns the lines of output, the failed call's, that matter
+// to a reviewer of d: a usage error's usage text and error line, the end of
 // a traceback, or the lines around the error message. Escape sequences
 // are taken out; lines are cut to 200 runes; at most MaxExcerpt are
 // returned.
-func (d *Diagnosis) Excerpt(output string) []string {
+func (d *Diagnosis) ExcerptOf(output string) []string {
 	lines := strings.Split(strings.TrimRight(termtext.StripEscapes(output), "\n"), "\n")
 	start, end := -1, -1
 	switch {

@@ -56,7 +56,7 @@ func FuzzDiagnose(f *testing.F) {
 		if utf8.ValidString(out) && !utf8.ValidString(d.Message) {
 			t.Errorf("invalid UTF-8 message %q from valid output", d.Message)
 		}
-		if ex := d.Excerpt(out); len(ex) > MaxExcerpt {
+		if ex := d.ExcerptOf(out); len(ex) > MaxExcerpt {
 			t.Errorf("excerpt of %d lines", len(ex))
 		}
 	})

@@ -196,7 +196,7 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 		cd.Failures = append(cd.Failures, fd)
 	}
 	for _, st := range ch.Between {
-		if st.Role != analyzer.Retry {
+		if st.Role != analyzer.RoleRetry {
 			cd.Between = append(cd.Between, stepDoc{Msg: st.Msg, Role: string(st.Role), Command: clean(st.Command, 200)})
 		}
 	}

@@ -42,15 +42,15 @@ func lessonLine(target string, lessons []*analyzer.Lesson) string {
 	for _, l := range lessons {
 		times += l.Count
 		switch l.Kind {
-		case "flag":
+		case analyzer.LessonFlag:
 			s := code(l.Wrong)
 			if l.Right != "" {
 				s += " (use " + code(l.Right) + ")"
 			}
 			not = append(not, s)
-		case "value":
+		case analyzer.LessonValue:
 			values = append(values, code(l.Right)+", not "+code(l.Wrong))
-		case "command":
+		case analyzer.LessonCommand:
 			commands = append(commands, code(l.Wrong)+" is not installed: use "+code(l.Right))
 		}
 	}

@@ -56,7 +56,7 @@ func (s *storyWriter) story(ch *analyzer.Chain) {
 	}
 	for i, st := range ch.Between {
 		c := ch.BetweenCalls()[i]
-		if st.Role == analyzer.Retry {
+		if st.Role == analyzer.RoleRetry {
 			continue // told with the failures above
 		}
 		s.printf("\n  msg %-5d %-11s %s\n", st.Msg, st.Role, clean(st.Command, 160))
@@ -158,7 +158,7 @@ func fixLines(ch *analyzer.Chain) []string {
 		return lines
 	}
 	for _, r := range d.Renamed {
-		how := map[string]string{"value": "same value", "containment": "the value carried over", "name": "similar name"}[r.By]
+		how := map[analyzer.RenameBy]string{analyzer.RenameByValue: "same value", analyzer.RenameByContainment: "the value carried over", analyzer.RenameByName: "similar name"}[r.By]
 		lines = append(lines, fmt.Sprintf("renamed %s → %s (%s)",
 			strings.TrimSpace(r.From+" "+r.FromValue), strings.TrimSpace(r.To+" "+r.ToValue), how))
 	}
@@ -175,7 +175,7 @@ func fixLines(ch *analyzer.Chain) []string {
 		lines = append(lines, "the usage text printed with the error already named every new flag")
 	}
 	for _, st := range ch.Between {
-		if st.Role == analyzer.Diagnostic && ch.OfferedByUsage {
+		if st.Role == analyzer.RoleDiagnostic && ch.OfferedByUsage {
 			lines = append(lines, fmt.Sprintf("msg %d (%s) was not needed: the error had the answer", st.Msg, firstWord(st.Command)))
 			break
 		}

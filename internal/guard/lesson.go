@@ -65,10 +65,10 @@ func Draw(sr *analyzer.SessionReport, delta int) ([]Lesson, []Fix) {
 		fixes = append(fixes, fix)
 		one := &analyzer.SessionReport{Session: sr.Session, Chains: []*analyzer.Chain{ch}}
 		for _, l := range analyzer.Lessons([]*analyzer.SessionReport{one}) {
-			if l.Kind != "flag" && l.Kind != "value" {
+			if l.Kind != analyzer.LessonFlag && l.Kind != analyzer.LessonValue {
 				continue
 			}
-			lessons = append(lessons, Lesson{Target: l.Target, Kind: l.Kind, Wrong: l.Wrong, Right: l.Right,
+			lessons = append(lessons, Lesson{Target: l.Target, Kind: string(l.Kind), Wrong: l.Wrong, Right: l.Right,
 				Session: f.Session.Path, Failed: fix.Failed, Fixed: fix.Fixed, With: fix.With,
 				ValidFlags: l.ValidFlags})
 		}
