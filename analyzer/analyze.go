@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
@@ -27,6 +28,22 @@ type SessionReport struct {
 	// Part reports that the report is of the first calls of its session
 	// only, and the next report goes on with it (see StreamOptions.Part).
 	Part bool
+	// Timelines follows each metric of the session's numbers alone
+	// through its runs; Combine sets it.
+	Timelines []*Timeline
+
+	programs []string // see Program
+}
+
+// Program names what call i of the session ran, as a reviewer names it:
+// the program of its command line, wrappers peeled ("python3" for `ssh
+// host 'python3 b.py'`), else the line's first word, else its tool.
+// It is "" for a report read back, which holds no calls.
+func (r *SessionReport) Program(i int) string {
+	if i < 0 || i >= len(r.programs) {
+		return ""
+	}
+	return r.programs[i]
 }
 
 // A Report holds what the analysis found in a set of sessions.
@@ -34,6 +51,11 @@ type Report struct {
 	Sessions []*SessionReport
 	// Lessons lists the mistakes made, most frequent first.
 	Lessons []*Lesson
+	// Summary counts the findings of the sessions.
+	Summary *Summary
+	// Timelines follows each metric of the sessions' numbers through its
+	// runs, across sessions.
+	Timelines []*Timeline
 }
 
 // Analyze runs every pass over the sessions, in the order given.
@@ -45,10 +67,16 @@ func Analyze(sessions []*parser.Session) *Report {
 	return Combine(reports)
 }
 
-// Combine joins the reports of sessions analyzed one by one, and draws the
-// lessons they teach together.
+// Combine joins the reports of sessions analyzed one by one: it draws the
+// lessons they teach together, counts their findings, and follows their
+// metrics through the runs, across sessions and in each.
 func Combine(reports []*SessionReport) *Report {
-	return &Report{Sessions: reports, Lessons: Lessons(reports)}
+	r := &Report{Sessions: reports, Lessons: Lessons(reports), Timelines: Timelines(reports)}
+	r.Summary = Summarize(r)
+	for _, sr := range reports {
+		sr.Timelines = Timelines([]*SessionReport{sr})
+	}
+	return r
 }
 
 // AnalyzeSession finds the failures of one session, pairs them with their
@@ -71,13 +99,15 @@ type sessionAnalysis struct {
 	failures []*Failure     // nil for calls that succeeded
 	index    map[string]int // call index by id
 	facts    []*callFacts   // nil when the numbers are to be read again
+	programs []string       // see SessionReport.Program
 }
 
 // newSessionAnalysis analyzes the calls of s afresh, reading their outputs.
 func newSessionAnalysis(s *parser.Session) *sessionAnalysis {
 	facts := make([]*callFacts, len(s.Calls))
+	parsed := make(map[string]*shell.Command)
 	for i, c := range s.Calls {
-		facts[i] = analyzeCall(c, false, nil)
+		facts[i] = analyzeCall(c, false, parsed)
 	}
 	a := newSessionAnalysisOf(s, facts)
 	a.facts = nil // the numbers are read from the outputs
@@ -93,6 +123,7 @@ func newSessionAnalysisOf(s *parser.Session, facts []*callFacts) *sessionAnalysi
 		ref:      SessionRef{Path: s.Path, Format: s.Format, ID: s.ID},
 		cmds:     make([]*shell.Command, 0, len(calls)),
 		targets:  make([]string, 0, len(calls)),
+		programs: make([]string, 0, len(calls)),
 		failures: make([]*Failure, 0, len(calls)),
 		index:    make(map[string]int, len(calls)),
 		facts:    make([]*callFacts, 0, len(calls)),
@@ -111,6 +142,7 @@ func (a *sessionAnalysis) split(p int) (head, tail *sessionAnalysis) {
 			ref:      a.ref,
 			cmds:     slices.Clone(a.cmds[from:to]),
 			targets:  slices.Clone(a.targets[from:to]),
+			programs: slices.Clone(a.programs[from:to]),
 			failures: slices.Clone(a.failures[from:to]),
 			facts:    slices.Clone(a.facts[from:to]),
 			index:    make(map[string]int, to-from),
@@ -131,6 +163,7 @@ func (a *sessionAnalysis) add(c *parser.Call, f *callFacts) {
 	a.index[c.ID] = i
 	a.cmds = append(a.cmds, f.cmd)
 	a.targets = append(a.targets, f.target)
+	a.programs = append(a.programs, f.program)
 	a.failures = append(a.failures, nil)
 	if f.diag != nil {
 		a.failures[i] = a.newFailure(i, f.diag)
@@ -159,4 +192,30 @@ func commandOf(c *parser.Call) string {
 		return c.Tool + " " + c.File
 	}
 	return c.Tool
+}
+
+// programOf names what call c ran (see SessionReport.Program); cmd is its
+// parsed shell command, nil for other tools, and parsed keeps the command
+// lines parsed so far (see parseCommand).
+func programOf(c *parser.Call, cmd *shell.Command, parsed map[string]*shell.Command) string {
+	line := c.Command
+	if line == "" {
+		line, cmd = c.Tool, nil
+	}
+	if cmd == nil {
+		cmd = parseCommand(line, parsed)
+	}
+	return programOfLine(cmd, line)
+}
+
+// programOfLine returns the program of cmd, parsed from line, or else the
+// line's first word.
+func programOfLine(cmd *shell.Command, line string) string {
+	if p := cmd.Program(); p != "" {
+		return p
+	}
+	if f := strings.Fields(line); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

@@ -18,10 +18,11 @@
 // StreamOptions.Part the report of a long session comes in parts, cut
 // where no chain crosses.
 //
-// Across sessions, Lessons draws the corrections of usage errors made,
-// most frequent first; Summarize counts what was found; Timelines follows
-// each metric through its runs. ReadJSONL reads the records `retrace
-// pairs` and `retrace bench` write back into reports, so that shards
-// analysed apart merge; MapStrings lets redaction mask every text a
-// report holds.
+// Across sessions, Combine makes the Report the renderers read: the
+// Lessons, the corrections of usage errors made, most frequent first; the
+// Summary of what was found; and the Timelines that follow each metric
+// through its runs, across sessions and in each. ReadJSONL reads the
+// records `retrace pairs` and `retrace bench` write back into reports, so
+// that shards analysed apart merge; MapStrings lets redaction mask every
+// text a report holds.
 package analyzer

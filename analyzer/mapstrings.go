@@ -32,6 +32,10 @@ func (r *SessionReport) MapFindings(f func(string) string) {
 	for _, b := range r.Benchmarks {
 		b.mapStrings(f)
 	}
+	for _, t := range r.Timelines {
+		t.mapStrings(f)
+	}
+	mapAll(r.programs, f)
 }
 
 // MapStrings replaces each text of the lesson with f of it, but for the
@@ -100,7 +104,20 @@ func (ch *Chain) mapStrings(f func(string) string) {
 }
 
 func (st *Step) mapStrings(f func(string) string) {
-	st.CallID, st.Role, st.Command = f(st.CallID), Role(f(string(st.Role))), f(st.Command)
+	st.CallID, st.Role, st.Command, st.program = f(st.CallID), Role(f(string(st.Role))), f(st.Command), f(st.program)
+}
+
+func (t *Timeline) mapStrings(f func(string) string) {
+	t.Target, t.Label, t.Unit, t.Better = f(t.Target), f(t.Label), f(t.Unit), f(t.Better)
+	mapContext(t.Context, f)
+	for _, b := range t.Points {
+		b.mapStrings(f)
+	}
+	for _, b := range []*Bench{t.First, t.Best, t.Last, t.Baseline} {
+		if b != nil {
+			b.mapStrings(f)
+		}
+	}
 }
 
 func (b *Bench) mapStrings(f func(string) string) {
@@ -108,19 +125,25 @@ func (b *Bench) mapStrings(f func(string) string) {
 	for _, p := range []*string{&b.CallID, &b.Target, &b.Label, &b.Unit, &b.Text, &b.Source} {
 		*p = f(*p)
 	}
+	mapContext(b.Context, f)
+}
+
+// mapContext replaces each key and value of a number's context with f of
+// it.
+func mapContext(ctx map[string]string, f func(string) string) {
 	var renamed []string // old key, new key, value
-	for k, v := range b.Context {
+	for k, v := range ctx {
 		if nk := f(k); nk != k {
 			renamed = append(renamed, k, nk, f(v))
 		} else {
-			b.Context[k] = f(v)
+			ctx[k] = f(v)
 		}
 	}
 	for i := 0; i < len(renamed); i += 3 {
-		delete(b.Context, renamed[i])
+		delete(ctx, renamed[i])
 	}
 	for i := 0; i < len(renamed); i += 3 {
-		b.Context[renamed[i+1]] = renamed[i+2]
+		ctx[renamed[i+1]] = renamed[i+2]
 	}
 }
 

@@ -98,7 +98,18 @@ type Step struct {
 	CallID  string `json:"call_id"`
 	Role    Role   `json:"role"`
 	Msg     int    `json:"msg"`
-	Command string `json:"command"`
+	Command string `json:"command"` // cut to 200 runes
+
+	program string // see Program
+}
+
+// Program names what the step's call ran, as SessionReport.Program does.
+func (st *Step) Program() string { return st.program }
+
+// step returns call k as a step of the role given.
+func (a *sessionAnalysis) step(k int, role Role) Step {
+	c := a.s.Calls[k]
+	return Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200), program: a.programs[k]}
 }
 
 // Cost measures what a chain cost from its first failure to its fix (or to
@@ -350,9 +361,8 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 		if slices.Contains(attempts, k) {
 			role = RoleRetry
 		}
-		c := a.s.Calls[k]
-		ch.Between = append(ch.Between, Step{CallID: c.ID, Role: role, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)})
-		ch.between = append(ch.between, c)
+		ch.Between = append(ch.Between, a.step(k, role))
+		ch.between = append(ch.between, a.s.Calls[k])
 	}
 	ch.Cost = a.cost(first, end)
 	if fix < 0 {
@@ -404,8 +414,8 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 		_, words := splitArgs(cmd.Args, false)
 		shared := slices.ContainsFunc(failedWords, func(w string) bool { return slices.Contains(words, w) })
 		if slices.Contains(alternatives[f.Program], cmd.Program()) || slices.Contains(alternatives[f.Program], cmd.Target) || shared {
-			c := a.s.Calls[j]
-			return &Step{CallID: c.ID, Role: RoleOther, Msg: c.Msg, Command: termtext.Cut(commandOf(c), 200)}
+			st := a.step(j, RoleOther)
+			return &st
 		}
 	}
 	return nil
@@ -436,7 +446,8 @@ func (a *sessionAnalysis) didTheJob(last int) *Step {
 			continue
 		}
 		if got := a.role(j); got == want || want == RoleOther && got == RoleEdit {
-			return &Step{CallID: cj.ID, Role: got, Msg: cj.Msg, Command: termtext.Cut(commandOf(cj), 200)}
+			st := a.step(j, got)
+			return &st
 		}
 	}
 	return nil

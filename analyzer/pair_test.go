@@ -257,10 +257,10 @@ func TestChainDetails(t *testing.T) {
 	}
 	ch := rep.Chains[0]
 	wantBetween := []Step{
-		{CallID: "c2", Role: RoleDiagnostic, Msg: 2, Command: "head -30 b.py"},
-		{CallID: "c3", Role: RoleRetry, Msg: 4, Command: "python b.py --n 5"},
+		{CallID: "c2", Role: RoleDiagnostic, Msg: 2, Command: "head -30 b.py", program: "head"},
+		{CallID: "c3", Role: RoleRetry, Msg: 4, Command: "python b.py --n 5", program: "python"},
 	}
-	if diff := cmp.Diff(wantBetween, ch.Between); diff != "" {
+	if diff := cmp.Diff(wantBetween, ch.Between, cmp.AllowUnexported(Step{})); diff != "" {
 		t.Errorf("between (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"c3"}, ch.Retries); diff != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/parser"
+	"github.com/retrace-dev/retrace/shell"
 )
 
 // retrace's JSONL output is its interchange format: shards of transcripts
@@ -68,6 +69,7 @@ func recordKind(m map[string]json.RawMessage) string {
 // UnmarshalJSON reads a chain as `retrace pairs` writes it. The record
 // holds the chain's first failure only, so the chain read back knows no
 // other: lessons drawn from it take the first failure's rejected flags.
+// The program of each step between is read from its command.
 func (ch *Chain) UnmarshalJSON(b []byte) error {
 	type plain Chain // without this method
 	if err := json.Unmarshal(b, (*plain)(ch)); err != nil {
@@ -77,6 +79,10 @@ func (ch *Chain) UnmarshalJSON(b []byte) error {
 		return errors.New("a chain without its failure")
 	}
 	ch.failures = []*Failure{ch.Failure}
+	for i := range ch.Between {
+		st := &ch.Between[i]
+		st.program = programOfLine(shell.Parse(st.Command), st.Command)
+	}
 	return nil
 }
 

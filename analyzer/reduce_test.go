@@ -105,3 +105,24 @@ func FuzzReadJSONL(f *testing.F) {
 		_ = Lessons(reports)
 	})
 }
+
+// TestReadBackPrograms checks that the steps of a chain read back name
+// their programs as the chain's own steps do.
+func TestReadBackPrograms(t *testing.T) {
+	rep := AnalyzeSession(session(
+		step{cmd: "python b.py --num-prompts 5", exit: 2, out: usage},
+		step{cmd: "ssh h 'head -30 b.py'"},
+		step{cmd: "python b.py --num-runs 5", out: "Average: 71.1 tok/s\n"},
+	))
+	line, err := json.Marshal(rep.Chains[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Chain
+	if err := json.Unmarshal(line, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := back.Between[0].Program(), rep.Chains[0].Between[0].Program(); got != want || want != "head" {
+		t.Errorf("read back, the step's program is %q; the chain's is %q, want head", got, want)
+	}
+}

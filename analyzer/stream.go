@@ -119,7 +119,7 @@ func (st *SessionStream) Report(s *parser.Session) *SessionReport {
 
 // report draws the report of the analyzed calls of a.
 func (st *SessionStream) report(a *sessionAnalysis) *SessionReport {
-	rep := &SessionReport{Session: a.s}
+	rep := &SessionReport{Session: a.s, programs: a.programs}
 	for i := range a.s.Calls {
 		if f := a.failures[i]; f != nil {
 			rep.Failures = append(rep.Failures, f)
@@ -208,9 +208,10 @@ func (st *SessionStream) last(s *parser.Session) *SessionReport {
 
 // callFacts are what the passes read of one call, found when it is added.
 type callFacts struct {
-	cmd    *shell.Command      // the parsed shell command; nil for other tools
-	target string              // what the call acts on, or the program its error names
-	diag   *diagnose.Diagnosis // why it failed; nil when it did not
+	cmd     *shell.Command      // the parsed shell command; nil for other tools
+	target  string              // what the call acts on, or the program its error names
+	program string              // what it ran (see SessionReport.Program)
+	diag    *diagnose.Diagnosis // why it failed; nil when it did not
 	// The numbers it printed, read as the passes read them with the zero
 	// bench.Options: measures says a command of the line measures, and
 	// other that it is not the line's command of interest, whose target
@@ -229,6 +230,7 @@ func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*shell.Command)
 		f.cmd = parseCommand(c.Command, parsed)
 	}
 	f.target = targetOf(c, f.cmd)
+	f.program = programOf(c, f.cmd, parsed)
 	if d := diagnose.Call(c, f.cmd); d != nil {
 		if t := d.Blamed(f.cmd); t != "" {
 			f.target = t

@@ -65,7 +65,7 @@ func render(t *testing.T, rep *analyzer.Report) string {
 			func() error { return report.Errors(&b, o, failures) },
 			func() error { return report.Pairs(&b, o, chains) },
 			func() error { return report.Bench(&b, o, bench) },
-			func() error { return report.Timelines(&b, o, analyzer.Timelines(rep.Sessions)) },
+			func() error { return report.Timelines(&b, o, rep.Timelines) },
 			func() error { return report.Lessons(&b, o, rep.Lessons) },
 			func() error { return report.Show(&b, o, chains) },
 			func() error { return report.PostMortem(&b, o, rep) },

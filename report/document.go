@@ -103,7 +103,7 @@ const maxLessons = 10
 
 // newDocument gathers what a post-mortem tells from a report.
 func newDocument(r *analyzer.Report) *document {
-	sum := analyzer.Summarize(r)
+	sum := r.Summary
 	d := &document{Totals: sum.Totals, Sentence: costSentence(sum.Totals)}
 	for _, c := range diagnose.Categories {
 		if n := sum.Totals.ByCategory[c]; n > 0 {
@@ -147,7 +147,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 			sd.Open = append(sd.Open, cd)
 		}
 	}
-	for _, r := range benchSeries(analyzer.Timelines([]*analyzer.SessionReport{sr})) {
+	for _, r := range benchSeries(sr.Timelines) {
 		c := r.cells()
 		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: clean(r.unit, maxUnit),
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
@@ -293,11 +293,11 @@ func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 		}
 	}
 	tl := &timelineDoc{Start: start, End: end}
-	for _, c := range s.Calls {
+	for i, c := range s.Calls {
 		if c.Start.IsZero() {
 			continue
 		}
-		m := mark{At: at(c.Start), Kind: "ok", Label: clean(fmt.Sprintf("msg %d: %s", c.Msg, firstWord(commandLine(c.Command, c.Tool))), 120)}
+		m := mark{At: at(c.Start), Kind: "ok", Label: clean(fmt.Sprintf("msg %d: %s", c.Msg, sr.Program(i)), 120)}
 		if f := failed[c.ID]; f != nil {
 			m.Kind = "failed"
 			if f.Category == diagnose.Rejected {
@@ -315,11 +315,4 @@ func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 		tl.Marks = append(tl.Marks, m)
 	}
 	return tl
-}
-
-func commandLine(cmd, tool string) string {
-	if cmd != "" {
-		return cmd
-	}
-	return tool
 }

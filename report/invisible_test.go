@@ -76,7 +76,7 @@ func renderAll(t *testing.T, rep *analyzer.Report, formats ...string) map[string
 		"show":       func(b *bytes.Buffer, o Options) error { return Show(b, o, chains) },
 		"postmortem": func(b *bytes.Buffer, o Options) error { return PostMortem(b, o, rep) },
 		"timelines": func(b *bytes.Buffer, o Options) error {
-			return Timelines(b, o, analyzer.Timelines(rep.Sessions))
+			return Timelines(b, o, rep.Timelines)
 		},
 	}
 	accepts := map[string][]string{

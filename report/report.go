@@ -37,11 +37,10 @@ const Version = 1
 
 // Summary writes the counts of a report, its chains and its top lessons.
 func Summary(w io.Writer, o Options, r *analyzer.Report) error {
-	s := analyzer.Summarize(r)
 	if CountsOnly(o.Format) {
-		return SummaryCounts(w, o, s)
+		return SummaryCounts(w, o, r.Summary)
 	}
-	return summaryTable(w, o, s, r)
+	return summaryTable(w, o, r.Summary, r)
 }
 
 // CountsOnly reports whether Summary in the format writes the counts of its

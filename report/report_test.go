@@ -65,7 +65,7 @@ func TestGolden(t *testing.T) {
 	}
 	t.Run("timelines/table", func(t *testing.T) {
 		var got bytes.Buffer
-		if err := Timelines(&got, Options{Format: Table}, analyzer.Timelines(rep.Sessions)); err != nil {
+		if err := Timelines(&got, Options{Format: Table}, rep.Timelines); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, filepath.Join("..", "testdata", "report", "timelines.table.golden"), got.Bytes())

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/analyzer"
-	"github.com/retrace-dev/retrace/shell"
 )
 
 // Text is the format of `retrace show`: chains told as stories.
@@ -176,21 +175,9 @@ func fixLines(ch *analyzer.Chain) []string {
 	}
 	for _, st := range ch.Between {
 		if st.Role == analyzer.RoleDiagnostic && ch.OfferedByUsage {
-			lines = append(lines, fmt.Sprintf("msg %d (%s) was not needed: the error had the answer", st.Msg, firstWord(st.Command)))
+			lines = append(lines, fmt.Sprintf("msg %d (%s) was not needed: the error had the answer", st.Msg, st.Program()))
 			break
 		}
 	}
 	return lines
-}
-
-func firstWord(s string) string {
-	cmd := shell.Parse(s)
-	if cmd.Program() != "" {
-		return cmd.Program()
-	}
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
 }

@@ -24,7 +24,7 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	}
 	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
 		if o.Format == report.Table && !c.Runs {
-			return report.Timelines(w, o, analyzer.Timelines(w.report.Sessions))
+			return report.Timelines(w, o, w.report.Timelines)
 		}
 		var bench []*analyzer.Bench
 		for _, s := range w.report.Sessions {

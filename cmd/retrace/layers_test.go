@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -22,6 +23,7 @@ var forbidden = map[string][]string{
 	"bench":    {"diagnose", "analyzer", "report"},
 	"diagnose": {"bench", "analyzer", "report"},
 	"analyzer": {"report"},
+	"report":   {"shell"}, // the report renders what the analysis found; it parses no command
 }
 
 // onlyUnder lists imports that only the packages under the folders named
@@ -80,6 +82,75 @@ func TestLayers(t *testing.T) {
 					t.Errorf("%s imports %s", dir, own)
 				}
 			}
+		}
+	}
+}
+
+// rendersOnly lists the packages that render what the analysis found and
+// call none of its functions (its types' methods, accessors, are theirs to
+// call): the analysis packages whose functions they must not call.
+var rendersOnly = map[string][]string{"report": {"analyzer", "diagnose", "bench", "shell"}}
+
+// TestRenderersDoNotAnalyze checks that report calls no function of the
+// analysis packages: what it shows, the analysis computed.
+func TestRenderersDoNotAnalyze(t *testing.T) {
+	const module = "github.com/retrace-dev/retrace/"
+	root := filepath.Join("..", "..")
+	funcs := map[string]map[string]bool{} // package → its functions
+	parse := func(dir string, mode parser.Mode) []*ast.File {
+		paths, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		var files []*ast.File
+		for _, p := range paths {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), p, nil, mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+		return files
+	}
+	for pkg, analysis := range rendersOnly {
+		for _, a := range analysis {
+			funcs[a] = map[string]bool{}
+			for _, f := range parse(a, parser.SkipObjectResolution) {
+				for _, d := range f.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
+						funcs[a][fd.Name.Name] = true
+					}
+				}
+			}
+		}
+		for _, f := range parse(pkg, parser.SkipObjectResolution) {
+			names := map[string]string{} // name in the file → package
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				own, ok := strings.CutPrefix(p, module)
+				if !ok {
+					continue
+				}
+				name := filepath.Base(own)
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				names[name] = own
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && funcs[names[x.Name]][sel.Sel.Name] {
+					t.Errorf("%s calls %s.%s", pkg, names[x.Name], sel.Sel.Name)
+				}
+				return true
+			})
 		}
 	}
 }
