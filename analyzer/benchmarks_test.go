@@ -108,7 +108,8 @@ func TestBenchOfFailedRun(t *testing.T) {
 // TestGPUOptionInSession checks that nvidia-smi's readings count in a
 // session only when asked for.
 func TestGPUOptionInSession(t *testing.T) {
-	s := session(step{cmd: "nvidia-smi", out: smiTable})
+	s := session(step{cmd: "nvidia-smi --query-gpu=index,utilization.gpu --format=csv",
+		out: "index, utilization.gpu [%]\n0, 45 %\n1, 2 %\n"})
 	if got := len(AnalyzeSession(s).Benchmarks); got != 0 {
 		t.Errorf("AnalyzeSession: %d numbers from nvidia-smi, want none by default", got)
 	}
@@ -116,19 +117,3 @@ func TestGPUOptionInSession(t *testing.T) {
 		t.Errorf("Benchmarks with GPU: %d numbers, want 2", got)
 	}
 }
-
-// smiTable is an nvidia-smi table with two GPUs (as in bench's tests).
-const smiTable = `Mon Apr  3 23:59:20 2023
-+-----------------------------------------------------------------------------+
-| NVIDIA-SMI 525.105.17   Driver Version: 525.105.17   CUDA Version: 12.0     |
-|-------------------------------+----------------------+----------------------+
-| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |
-| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |
-|===============================+======================+======================|
-|   0  Tesla P100-PCIE...  Off  | 00000000:03:00.0 Off |                    0 |
-| N/A   35C    P0    31W / 250W |      0MiB / 12288MiB |     57%      Default |
-+-------------------------------+----------------------+----------------------+
-|   1  Tesla P100-PCIE...  Off  | 00000000:0B:00.0 Off |                    0 |
-| N/A   34C    P0    27W / 250W |      0MiB / 12288MiB |      2%      Default |
-+-------------------------------+----------------------+----------------------+
-`
