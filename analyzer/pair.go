@@ -245,17 +245,10 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	}
 	// Looking at one file and then at another is exploring, not retrying:
 	// a viewer's retry must look at one of the same things.
-	if looks(a.cmds[i]) {
+	if a.cmds[i].Looks() {
 		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i]))
 	}
 	return true
-}
-
-// looks reports whether a command only looks at things: a viewer, a
-// diagnostic program, a PowerShell Get- or Test- cmdlet.
-func looks(cmd *shell.Command) bool {
-	t := cmd.Target
-	return cmd.IsViewer() || cmd.Inspects() || strings.HasPrefix(t, "Get-") || strings.HasPrefix(t, "Test-")
 }
 
 // sharesWord reports whether two commands look at the same thing: they

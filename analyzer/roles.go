@@ -42,7 +42,7 @@ func shellRole(cmd *shell.Command) Role {
 		return RoleEnvironment
 	case (prog == "sed" || prog == "perl") && !cmd.HasArg("-i", "-pi", "-i.bak"):
 		return RoleDiagnostic
-	case cmd.Inspects() || looks(cmd):
+	case cmd.Inspects() || cmd.Looks():
 		return RoleDiagnostic
 	case prog == "curl" || prog == "wget" || prog == "nc":
 		return RoleDiagnostic

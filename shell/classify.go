@@ -79,6 +79,14 @@ func (cmd *Command) Inspects() bool {
 	return inspectTargets[cmd.Target] || inspectTargets[cmd.Program()]
 }
 
+// Looks reports whether the command's target only looks at things: a
+// viewer, a program that inspects, a PowerShell Get- or Test- cmdlet.
+// Unlike IsViewer and Inspects, it reads the target alone.
+func (cmd *Command) Looks() bool {
+	t := cmd.Target
+	return viewers[t] || inspectTargets[t] || strings.HasPrefix(t, "Get-") || strings.HasPrefix(t, "Test-")
+}
+
 // ChangesEnvironment reports whether the command installs, exports,
 // creates or restarts something (pip install, export, mkdir, docker
 // restart).

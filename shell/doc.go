@@ -7,7 +7,7 @@
 // interpreter is spelled, "go test", "npm run build").
 //
 // A Command also says what it does, as the analysis asks it: whether it
-// shows data (IsViewer), only looks (Inspects), changes the environment,
+// shows data (IsViewer), only looks (Inspects, Looks), changes the environment,
 // asks for help, which command's status is the line's (Status), and what
 // hides it (Masked, MaskedBy).
 package shell
