@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // FuzzParse checks that no input makes a decoder panic, that every reported
@@ -22,7 +24,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("Exporting session: ses_x{\"info\":{\"id\":\"ses_x\"},\"messages\":[{\"parts\":[{\"type\":\"tool\""))
 	// Nested a level deeper than the validators go, in a record and in
 	// a document.
-	deep := strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1)
+	deep := strings.Repeat("[", rawjson.MaxDepth+1) + strings.Repeat("]", rawjson.MaxDepth+1)
 	f.Add([]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls","x":` + deep + "}}]}}\n"))
 	f.Add([]byte(`{"info":{"id":"ses_x"},"messages":[{"parts":[{"type":"tool","state":{"input":` + deep + "}}]}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -331,10 +331,6 @@ func (t *geminiReader) call(tc string, line int) *Call {
 	return c
 }
 
-// asIs returns s: setInputRaw keeps and names strings with it where the
-// text they are cut from is not reused.
-func asIs(s string) string { return s }
-
 // geminiOutcome sets c's output, exit code and status from its result text
 // and error text and the record's status, which checkpoints do not have.
 //

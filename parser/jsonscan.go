@@ -2,7 +2,6 @@ package parser
 
 import (
 	"math/bits"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -645,76 +644,6 @@ func unquoteBody(body string) string {
 	return bytesString(b)
 }
 
-// longString is the length of a JSON string past which abridgeRaw decodes
-// only its ends.
-const longString = 8 * MaxOutput
-
-// abridgeRaw returns abridgeBytes of the text of raw, a valid JSON string,
-// less its first drop(text) bytes, where drop looks no further than the
-// start of the text (an exit code line). A string longer than longString
-// is decoded at its ends only: a 250 MiB output no longer takes a copy of
-// 250 MiB to keep 64 KiB.
-func abridgeRaw(raw string, drop func(text string) int) string {
-	return abridgeRawAt(raw, drop, MaxOutput/2, longString)
-}
-
-// abridgeRawAt is abridgeRaw keeping half bytes at each end, decoding only
-// the ends of strings longer than long.
-func abridgeRawAt(raw string, drop func(text string) int, half, long int) string {
-	body := raw[1 : len(raw)-1]
-	whole := func() string {
-		text := unquoteBody(body)
-		return abridgeAt(text[drop(text):], half)
-	}
-	if len(body) <= long {
-		return whole()
-	}
-	// An escape decodes to at least a sixth of its length: the head holds
-	// half bytes past a drop of up to half, and the tail half bytes.
-	head := unquoteBody(body[:escapeCut(body, min(len(body), 12*half))])
-	k := drop(head)
-	n := unquotedLen(body)
-	if k > half || len(head) < k+half || n-k <= 2*half {
-		return whole()
-	}
-	tail := unquoteBody(body[escapeCut(body, max(0, len(body)-6*half)):])
-	// Cut where abridgeAt cuts: between lines, else between clauses.
-	hs, ts := head[k:k+half], tail[len(tail)-half:]
-	h := validPrefix(hs[:headEnd(hs, half)])
-	t := validSuffix(ts[tailStart(ts, 0):])
-	return h + "\n[… " + strconv.Itoa(n-k-len(h)-len(t)) + " bytes omitted …]\n" + t
-}
-
-// unquotedLen returns the length of unquoteBody(body) without making it.
-func unquotedLen(body string) int {
-	n := 0
-	for {
-		i := strings.IndexByte(body, '\\')
-		if i < 0 {
-			return n + len(body)
-		}
-		n += i
-		c := body[i+1]
-		body = body[i+2:]
-		if c != 'u' {
-			n++
-			continue
-		}
-		r := hex4(body)
-		body = body[4:]
-		if 0xD800 <= r && r < 0xDC00 && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
-			if r2 := hex4(body[2:]); 0xDC00 <= r2 && r2 < 0xE000 {
-				r = utf16.DecodeRune(r, r2)
-				body = body[6:]
-			}
-		}
-		if utf16.IsSurrogate(r) {
-			r = utf8.RuneError
-		}
-		n += utf8.RuneLen(r)
-	}
-}
-
 // escapeCut returns the last position at or before p in body, the text
 // of a valid JSON string, that no escape and no surrogate pair of escapes
 // spans: the text of body[:q] and body[q:] is then a prefix and a suffix
@@ -865,7 +794,7 @@ func setInputRaw(c *Call, raw string, keep, name func(string) string) {
 		var arg string
 		switch v := value(m.raw); v.Type {
 		case gjson.String:
-			arg = argString(m.raw)
+			arg = argStringRaw(m.raw)
 		case gjson.Number, gjson.True, gjson.False:
 			arg = cut(validUTF8(v.String()), maxArg)
 		default:
@@ -878,12 +807,12 @@ func setInputRaw(c *Call, raw string, keep, name func(string) string) {
 	}
 }
 
-// argString returns cut(validUTF8(s), maxArg) for the text s of the raw
+// argStringRaw returns cut(validUTF8(s), maxArg) for the text s of the raw
 // JSON string raw, without decoding all of a long one. Of the text of a
 // prefix of raw, only the last rune can differ from the whole text's: when
 // it holds more than maxArg runes, it decides the cut. A rune takes at most
 // 12 bytes of JSON (a surrogate pair).
-func argString(raw string) string {
+func argStringRaw(raw string) string {
 	body := raw[1 : len(raw)-1]
 	if n := 12 * (maxArg + 1); len(body) > n {
 		if s := validUTF8(unquoteBody(body[:escapeEnd(body, n)])); utf8.RuneCountInString(s) > maxArg {

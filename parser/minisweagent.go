@@ -105,7 +105,7 @@ func (d *miniDecoder) message(m gjson.Result, i int) {
 			d.s.End = when
 		}
 	}
-	content := blockText(m.Get("content"))
+	content := blockTextResult(m.Get("content"))
 	switch m.Get("role").String() {
 	case "assistant":
 		d.assistant(m, i, content, when)

@@ -81,7 +81,7 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 		if !validJSONString(m.Raw) {
 			return false // the cut-off end of a broken file
 		}
-		content := blockText(m.Get("content"))
+		content := blockTextResult(m.Get("content"))
 		switch role := m.Get("role").String(); role {
 		case "assistant":
 			setOnce(&s.Model, m.Get("model").String())
@@ -161,7 +161,7 @@ func setArguments(c *Call, args gjson.Result) {
 		}
 		in = gjson.Parse(raw)
 	}
-	setInput(c, in)
+	setInputResult(c, in)
 	if c.Kind != Shell || c.Command != "" {
 		return
 	}

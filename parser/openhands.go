@@ -167,7 +167,7 @@ func (d *openhandsDecoder) action(e gjson.Result, action string, i int, when tim
 		strings.Contains(args.Get("translated_ipython_code").String(), `'command': 'create'`)) {
 		c.Kind = Write
 	}
-	setInput(c, args)
+	setInputResult(c, args)
 	for _, k := range openhandsNoise {
 		delete(c.Args, k)
 	}

@@ -216,7 +216,7 @@ func sweTitle(history, rc gjson.Result) string {
 		if m.Get("role").String() != "user" || m.Get("is_demo").Bool() {
 			return true
 		}
-		text := blockText(m.Get("content"))
+		text := blockTextResult(m.Get("content"))
 		if _, issue, ok := strings.Cut(text, "ISSUE:\n"); ok {
 			title = firstLine(issue, 100)
 		}
