@@ -514,15 +514,15 @@ const (
 var resultNames = rawjson.NewNames("type", "tool_use_id", "is_error", "content", "text")
 
 // The members of a toolUseResult that the decoder reads, by their index in
-// extraNames.
+// toolUseResultNames.
 const (
-	exInterrupted = iota
-	exReturnCodeInterpretation
-	exBackgroundTaskID
-	exBackgroundedByUser
+	tuInterrupted = iota
+	tuReturnCodeInterpretation
+	tuBackgroundTaskID
+	tuBackgroundedByUser
 )
 
-var extraNames = rawjson.NewNames("interrupted", "returnCodeInterpretation", "backgroundTaskId", "backgroundedByUser")
+var toolUseResultNames = rawjson.NewNames("interrupted", "returnCodeInterpretation", "backgroundTaskId", "backgroundedByUser")
 
 // result fills in c from its tool_result block f and the record's
 // toolUseResult, which is a string on failure and an object on success.
@@ -556,16 +556,16 @@ func (d *claudeDecoder) result(c *Call, f *claudeResult, extra rawjson.Value, wh
 	}
 	var e rawjson.Fields
 	if extra.Kind() == rawjson.Object {
-		extra.Pick(extraNames, &e)
-		if e.Get(exInterrupted).Bool() {
+		extra.Pick(toolUseResultNames, &e)
+		if e.Get(tuInterrupted).Bool() {
 			c.Status = "interrupted"
 		}
-		c.Note = d.doc.Keep(e.Get(exReturnCodeInterpretation).Text())
+		c.Note = d.doc.Keep(e.Get(tuReturnCodeInterpretation).Text())
 	}
 	if c.Kind != Shell || c.IsError || c.Status != "" {
 		return false
 	}
-	return d.startBackground(c, c.Output, e.Get(exBackgroundTaskID).Text(), e.Get(exBackgroundedByUser).Bool())
+	return d.startBackground(c, c.Output, e.Get(tuBackgroundTaskID).Text(), e.Get(tuBackgroundedByUser).Bool())
 }
 
 // finish settles the title and notes unreadable timestamps. Calls that

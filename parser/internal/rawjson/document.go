@@ -59,6 +59,17 @@ func Index(text string) (*Doc, bool) {
 // memory: what outlives the reuse of text's buffer goes through Keep.
 func (d *Doc) Record(text string, n *Names, f ...*Fields) (Value, bool) {
 	d.text, d.starts, d.ends, d.next = text, nil, nil, 0
+	return d.record(text, n, f)
+}
+
+// Record is Doc.Record of text read as no Doc's: for JSON text a string
+// holds, whose values need no offsets and no Keep.
+func Record(text string, n *Names, f ...*Fields) (Value, bool) {
+	return (*Doc)(nil).record(text, n, f)
+}
+
+// record does what Record does, for d or for no Doc when d is nil.
+func (d *Doc) record(text string, n *Names, f []*Fields) (Value, bool) {
 	i := skipSpace(text, 0)
 	if i == len(text) {
 		return Value{}, false
