@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-
-	"github.com/tidwall/gjson"
 )
 
 // A Format is one transcript format: how to recognize it and how to read it.
@@ -148,22 +145,6 @@ func Detect(head []byte) *Format {
 }
 
 var bom = []byte("\xef\xbb\xbf")
-
-// topMembers returns the values of the named members of the object v, read
-// in one pass where a gjson.Get for each name would read a head that lacks
-// them once per name. A member v does not hold, or holds past where it is
-// cut off, is left empty; of a repeated name, the first value counts, as
-// with Get.
-func topMembers(v gjson.Result, names ...string) []gjson.Result {
-	out := make([]gjson.Result, len(names))
-	v.ForEach(func(key, value gjson.Result) bool {
-		if i := slices.Index(names, key.String()); i >= 0 && !out[i].Exists() {
-			out[i] = value
-		}
-		return true
-	})
-	return out
-}
 
 // Parse reads one transcript from r; name is used in positions and
 // messages. When f is nil the format is detected from the first HeadSize

@@ -256,10 +256,10 @@ const (
 var geminiMsgNames = rawjson.NewNames("id", "type", "timestamp", "model", "displayContent", "content", "toolCalls", "tokens")
 
 // A geminiReader reads messages and calls out of JSON text: a .jsonl
-// record, or a whole document, which may be cut short at a syntax error.
+// record, or a whole document, which may be cut short at a syntax error:
+// then its last values may be incomplete, and are not Valid.
 type geminiReader struct {
 	path string
-	cut  bool // the text ends early: its last values may be incomplete
 	// lineAt turns the offset of a value in the text into its line number.
 	lineAt func(off int) int
 }
@@ -290,7 +290,7 @@ func (t *geminiReader) readMsg(m rawjson.Value) *geminiMsg {
 	text := abridgeText(t.text(f.Get(gfContent)))
 	tokens := int(f.Path(gfTokens, "output").Int())
 	for tc := range calls.Elements() {
-		if t.cut && !tc.Valid() {
+		if !tc.Valid() {
 			break // the cut-off end of a truncated record
 		}
 		c := t.call(tc, t.lineAt(tc.Offset()))
@@ -762,7 +762,7 @@ func readGeminiDocument(s *Session, data []byte) {
 		}
 		doc = rawjson.NewDoc(text[:start+rawjson.Prefix(text[start:])])
 	}
-	rd := &geminiReader{path: s.Path, cut: !ok, lineAt: lines.at}
+	rd := &geminiReader{path: s.Path, lineAt: lines.at}
 	root := doc.Root()
 	if root.Kind() == rawjson.Array {
 		rd.readCheckpoint(s, root)
@@ -843,7 +843,7 @@ func (t *geminiReader) readCheckpoint(s *Session, contents rawjson.Value) {
 		first := true
 		var f rawjson.Fields
 		for p := range cf.Get(ccParts).Values() {
-			if t.cut && !p.Valid() {
+			if !p.Valid() {
 				break // the cut-off end of a truncated checkpoint
 			}
 			line := t.lineAt(p.Offset())

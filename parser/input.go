@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -27,36 +25,6 @@ const maxArg = 200
 
 // Input keys that name the file a tool works on, in every supported agent.
 var fileKeys = []string{"file_path", "filePath", "path", "notebook_path", "absolute_path"}
-
-// setInputResult is setInput of a gjson result.
-func setInputResult(c *Call, in gjson.Result) {
-	if !in.IsObject() {
-		return
-	}
-	if cmd := in.Get("command"); cmd.Type == gjson.String && c.Kind == Shell {
-		c.Command = validUTF8(cmd.String())
-	}
-	for _, k := range fileKeys {
-		if v := in.Get(k); v.Type == gjson.String && v.String() != "" {
-			c.File = validUTF8(v.String())
-			break
-		}
-	}
-	in.ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
-		if (key == "command" && c.Command != "") || (c.File != "" && isFileKey(key)) {
-			return true
-		}
-		switch v.Type {
-		case gjson.String, gjson.Number, gjson.True, gjson.False:
-			if c.Args == nil {
-				c.Args = make(map[string]string)
-			}
-			c.Args[validUTF8(key)] = cut(validUTF8(v.String()), maxArg)
-		}
-		return true
-	})
-}
 
 // setInput fills in c's command, file and other arguments from a tool's
 // input object, in one walk of it. What it takes goes through keep, and
@@ -134,29 +102,6 @@ func argString(v rawjson.Value) string {
 		}
 	}
 	return cut(validUTF8(v.Text()), maxArg)
-}
-
-// blockTextResult is blockText of a gjson result.
-func blockTextResult(content gjson.Result) string {
-	if !content.IsArray() {
-		return content.String()
-	}
-	var b strings.Builder
-	content.ForEach(func(_, blk gjson.Result) bool {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		switch blk.Get("type").String() {
-		case "text":
-			b.WriteString(blk.Get("text").String())
-		case "image":
-			b.WriteString("[image]")
-		default:
-			b.WriteString("[" + blk.Get("type").String() + "]")
-		}
-		return true
-	})
-	return b.String()
 }
 
 func isFileKey(k string) bool {

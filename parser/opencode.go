@@ -82,7 +82,7 @@ func readOpencodeExport(s *Session, data []byte) {
 	i := -1
 	for m := range f.Get(oeMessages).Values() {
 		i++
-		readOpencodeMessage(s, m, i, !ok, func(off int) int { return lines.at(start + off) })
+		readOpencodeMessage(s, m, i, func(off int) int { return lines.at(start + off) })
 	}
 }
 
@@ -115,14 +115,14 @@ const (
 var messageOfExportNames = rawjson.NewNames("info", "parts")
 
 // readOpencodeMessage adds the tool calls of the message m, the i-th, of
-// an export. lineAt turns an offset in the export into a line number.
-// When cut is set, m may end early, in the middle of a part.
-func readOpencodeMessage(s *Session, m rawjson.Value, i int, cut bool, lineAt func(int) int) {
+// an export. lineAt turns an offset in the export into a line number. In
+// an export cut short, m may end early, in the middle of a part.
+func readOpencodeMessage(s *Session, m rawjson.Value, i int, lineAt func(int) int) {
 	var f rawjson.Fields
 	m.Pick(messageOfExportNames, &f)
 	om := newOpencodeMessage(s, f.Get(omInfo), i)
 	for p := range f.Get(omParts).Values() {
-		if cut && !p.Valid() {
+		if !p.Valid() {
 			break // the cut-off end of a broken export
 		}
 		om.part(p, Pos{File: s.Path, Line: lineAt(p.Offset())})

@@ -17,6 +17,7 @@ import (
 // its bytes is read about twice.
 type Doc struct {
 	text   string
+	valid  bool  // the text was validated, and is valid JSON
 	starts []int // offsets in text of the values indexed, in increasing order
 	ends   []int // ends[k] is the offset after the value at starts[k]
 	// next is the place after the value last found. Walkers ask in
@@ -42,7 +43,7 @@ func Index(text string) (*Doc, bool) {
 	if i == len(text) {
 		return nil, false
 	}
-	x := &Doc{text: text}
+	x := &Doc{text: text, valid: true}
 	end, ok := validValue(text, i, 0, picker{}, x)
 	if !ok || skipSpace(text, end) != len(text) {
 		return nil, false
@@ -59,7 +60,9 @@ func Index(text string) (*Doc, bool) {
 // memory: what outlives the reuse of text's buffer goes through Keep.
 func (d *Doc) Record(text string, n *Names, f ...*Fields) (Value, bool) {
 	d.text, d.starts, d.ends, d.next = text, nil, nil, 0
-	return d.record(text, n, f)
+	v, ok := d.record(text, n, f)
+	d.valid = ok
+	return v, ok
 }
 
 // Record is Doc.Record of text read as no Doc's: for JSON text a string
@@ -97,7 +100,7 @@ func (d *Doc) record(text string, n *Names, f []*Fields) (Value, bool) {
 }
 
 // Release forgets d's text, so that d no longer holds its memory.
-func (d *Doc) Release() { d.text = "" }
+func (d *Doc) Release() { d.text, d.valid = "", false }
 
 // Root returns the value of d's text: what follows any white space or
 // control character, as gjson reads it. An object or an array runs to the

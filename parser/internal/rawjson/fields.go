@@ -88,6 +88,9 @@ type Fields struct {
 	dups  uint32 // bit i: a later member has the i-th name too
 }
 
+// Object returns the object the members were picked out of.
+func (f *Fields) Object() Value { return f.obj }
+
 // Get returns the value of the first member of the object with the i-th
 // name; Missing when there is none.
 func (f *Fields) Get(i int) Value { return f.vals[i] }

@@ -121,8 +121,9 @@ func (v Value) result() gjson.Result {
 func (v Value) Offset() int { return v.doc.offset(v.raw) }
 
 // Valid reports whether v is valid JSON, as Valid decides: a value of a
-// document cut short may end early.
-func (v Value) Valid() bool { return Valid(v.raw) }
+// document cut short may end early. A value of a Doc that was validated
+// (by Index or Record) is, and is not validated again.
+func (v Value) Valid() bool { return v.doc != nil && v.doc.valid || Valid(v.raw) }
 
 // Get returns the value of the first member of v named name, as gjson.Get
 // finds it; Missing when there is none or v is no object.
