@@ -444,6 +444,15 @@ func (d *codexDecoder) add(id, tool string, n int, when time.Time) *codexCall {
 	return cc
 }
 
+// The members of a tool's arguments that hold its shell command, by their
+// index in codexShellNames.
+const (
+	shCommand = iota
+	shCmd
+)
+
+var codexShellNames = rawjson.NewNames("command", "cmd")
+
 // args fills in c's command, file and arguments from a tool's argument
 // value, whose shell command is an argv array (shell, local_shell_call), a
 // string (shell_command) or the string "cmd" (exec_command).
@@ -452,13 +461,15 @@ func (d *codexDecoder) args(c *Call, args rawjson.Value) {
 	if c.Kind != Shell {
 		return
 	}
-	if command := args.Get("command"); command.Kind() == rawjson.Array {
+	var f rawjson.Fields
+	args.Pick(codexShellNames, &f)
+	if command := f.Get(shCommand); command.Kind() == rawjson.Array {
 		var argv []string
 		for a := range command.Elements() {
 			argv = append(argv, a.Text())
 		}
 		c.Command = d.doc.Keep(argvLine(argv))
-	} else if cmd := args.Get("cmd"); c.Command == "" && cmd.Kind() == rawjson.String {
+	} else if cmd := f.Get(shCmd); c.Command == "" && cmd.Kind() == rawjson.String {
 		c.Command = d.doc.Keep(cmd.Text())
 		delete(c.Args, "cmd")
 	}

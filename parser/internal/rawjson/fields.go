@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// MaxFields is the most names a Names holds.
-const MaxFields = 32
+// maxFields is the most names a Names holds.
+const maxFields = 32
 
 // Names are the names of the members of an object that a decoder reads,
 // each at its index: the decoder declares them once, with a constant for
@@ -21,11 +21,11 @@ type Names struct {
 }
 
 // NewNames returns the Names of the members names, in that order. It
-// panics when there are more than MaxFields or a name repeats: the names
-// are the decoder's own.
+// panics when there are more than 32 names or a name repeats: the names
+// are the decoder's own, declared once.
 func NewNames(names ...string) *Names {
-	if len(names) > MaxFields {
-		panic("rawjson: more than MaxFields names")
+	if len(names) > maxFields {
+		panic("rawjson: more than 32 names")
 	}
 	n := &Names{list: names, nest: make([]int8, len(names))}
 	for i, name := range names {
@@ -82,10 +82,10 @@ func (n *Names) index(key string) int {
 // Fields holds the members of one object that a Names names: Get(i) is
 // the value of the first member named the i-th name.
 type Fields struct {
-	obj   Value // the object
+	obj   Value // the object, and the Doc of all the values
 	names *Names
-	vals  [MaxFields]Value
-	dups  uint32 // bit i: a later member has the i-th name too
+	raws  [maxFields]string // the text of the values
+	dups  uint32            // bit i: a later member has the i-th name too
 }
 
 // Object returns the object the members were picked out of.
@@ -93,14 +93,19 @@ func (f *Fields) Object() Value { return f.obj }
 
 // Get returns the value of the first member of the object with the i-th
 // name; Missing when there is none.
-func (f *Fields) Get(i int) Value { return f.vals[i] }
+func (f *Fields) Get(i int) Value {
+	if f.raws[i] == "" {
+		return Value{}
+	}
+	return Value{f.raws[i], f.obj.doc}
+}
 
 // Path returns the value at a path below the first member with the i-th
 // name, as Value.Path of the object with that name first finds it: a
 // later member of that name is looked into only when the first does not
 // hold the path.
 func (f *Fields) Path(i int, path ...string) Value {
-	if v := f.vals[i].Path(path...); v.Exists() || f.dups&(1<<i) == 0 {
+	if v := f.Get(i).Path(path...); v.Exists() || f.dups&(1<<i) == 0 {
 		return v
 	}
 	return f.obj.Path(append([]string{f.names.list[i]}, path...)...)
@@ -109,26 +114,17 @@ func (f *Fields) Path(i int, path ...string) Value {
 // reset empties f for the members of obj that n names.
 func (f *Fields) reset(obj Value, n *Names) {
 	f.obj, f.names, f.dups = obj, n, 0
-	clear(f.vals[:len(n.list)])
+	clear(f.raws[:len(n.list)])
 }
 
 // of makes the values in f values of d.
-func (f *Fields) of(d *Doc) {
-	if f.obj.raw != "" {
-		f.obj.doc = d
-	}
-	for i := range f.names.list {
-		if f.vals[i].raw != "" {
-			f.vals[i].doc = d
-		}
-	}
-}
+func (f *Fields) of(d *Doc) { f.obj.doc = d }
 
 // want returns the index of the name a member's raw key names, when the
 // member is the first of that name; else -1.
 func (f *Fields) want(key string) int {
 	i := f.names.index(key)
-	if i >= 0 && f.vals[i].raw != "" {
+	if i >= 0 && f.raws[i] != "" {
 		f.dups |= 1 << i
 		return -1
 	}
@@ -140,7 +136,7 @@ func (f *Fields) want(key string) int {
 func (d *Doc) pick(s string, i int, f *Fields) int {
 	return d.eachMember(s, i, func(key, val string) bool {
 		if k := f.want(key); k >= 0 {
-			f.vals[k] = Value{val, d}
+			f.raws[k] = val
 		}
 		return true
 	})

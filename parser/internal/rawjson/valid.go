@@ -163,7 +163,7 @@ func validObject(data string, i, depth int, p picker, x *Doc) (int, bool) {
 		if f >= 0 && data[i] == '{' && depth < MaxDepth && p.f.names.nest[f] >= 0 {
 			inner := picker{f: p.nested[p.f.names.nest[f]]}
 			i, ok = validObject(data, i+1, depth+1, inner, x)
-			inner.f.obj = Value{raw: data[val:i]}
+			inner.f.obj.raw = data[val:i]
 		} else {
 			i, ok = validValue(data, i, depth, picker{}, x)
 		}
@@ -171,7 +171,7 @@ func validObject(data string, i, depth int, p picker, x *Doc) (int, bool) {
 			return i, false
 		}
 		if f >= 0 {
-			p.f.vals[f] = Value{raw: data[val:i]}
+			p.f.raws[f] = data[val:i]
 		}
 		i = skipSpace(data, i)
 		if i == len(data) {

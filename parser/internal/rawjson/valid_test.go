@@ -147,7 +147,7 @@ func checkRecord(t *testing.T, s string) {
 	v, _ := Parse(s)
 	names := []string{"type", "message", "content"}
 	for k := range v.Members() {
-		if len(names) < MaxFields && !slices.Contains(names, k) {
+		if len(names) < maxFields && !slices.Contains(names, k) {
 			names = append(names, k)
 		}
 	}

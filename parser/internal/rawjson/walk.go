@@ -66,6 +66,9 @@ func (d *Doc) endValue(s string, i int) (int, bool) {
 			case '"':
 				i, _ = endString(s, i)
 				continue
+			case '\n':
+				i = skipIndent(s, i+1)
+				continue
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -96,36 +99,51 @@ func (d *Doc) eachMember(s string, i int, fn func(key, val string) bool) int {
 	if i >= len(s) || s[i] != '{' {
 		return i
 	}
-	i++
-	for {
-		i = skipBlank(s, i)
-		if i >= len(s) || s[i] != '"' {
-			break
-		}
-		end, ok := endString(s, i)
+	for i = skipBlank(s, i+1); i < len(s) && s[i] == '"'; {
+		key, at, ok := member(s, i)
 		if !ok {
+			return at
+		}
+		end, ok := d.endValue(s, at)
+		if !ok || !fn(key, s[at:end]) {
 			return end
 		}
-		key := s[i+1 : end-1]
-		i = skipBlank(s, end)
-		if i >= len(s) || s[i] != ':' {
-			return i
-		}
-		i = skipBlank(s, i+1)
-		end, ok = d.endValue(s, i)
-		if !ok || !fn(key, s[i:end]) {
-			return end
-		}
-		i = skipBlank(s, end)
-		if i >= len(s) || s[i] != ',' {
+		if i, ok = next(s, end); !ok {
 			break
 		}
-		i++
 	}
 	if i < len(s) && s[i] == '}' {
 		return i + 1
 	}
 	return i
+}
+
+// member reads the key of the member that starts at s[i], a quote, and
+// the colon after it: it returns the raw key (between its quotes) and the
+// index of the member's value; or, when s ends or holds something else
+// before the value, false and the index where it does.
+func member(s string, i int) (key string, at int, ok bool) {
+	end, ok := endString(s, i)
+	if !ok {
+		return "", end, false
+	}
+	key = s[i+1 : end-1]
+	i = skipBlank(s, end)
+	if i >= len(s) || s[i] != ':' {
+		return "", i, false
+	}
+	return key, skipBlank(s, i+1), true
+}
+
+// next returns the index of what follows the comma after a value that ends
+// at s[end], and false, with the index of what is there, when no comma
+// follows it.
+func next(s string, end int) (int, bool) {
+	i := skipBlank(s, end)
+	if i >= len(s) || s[i] != ',' {
+		return i, false
+	}
+	return skipBlank(s, i+1), true
 }
 
 // eachElement calls fn with the raw value of each element of the array
@@ -135,21 +153,14 @@ func (d *Doc) eachElement(s string, i int, fn func(val string) bool) {
 	if i >= len(s) || s[i] != '[' {
 		return
 	}
-	i++
-	for {
-		i = skipBlank(s, i)
-		if i >= len(s) || s[i] == ']' {
-			return
-		}
+	for i = skipBlank(s, i+1); i < len(s) && s[i] != ']'; {
 		end, ok := d.endValue(s, i)
 		if !ok || !fn(s[i:end]) {
 			return
 		}
-		i = skipBlank(s, end)
-		if i >= len(s) || s[i] != ',' {
+		if i, ok = next(s, end); !ok {
 			return
 		}
-		i++
 	}
 }
 
@@ -165,13 +176,15 @@ func keyIs(raw, name string) bool {
 // dig returns the raw value at a path in v, as gjson.Get(v, "a.b…") finds
 // it: a member named path[0] that does not hold the rest of the path is
 // passed over for a later one so named, and in an array a path element of
-// digits is an index.
+// digits is an index. It goes down into a value without first finding
+// where the value ends.
 func (d *Doc) dig(v string, path []string) string {
 	if len(path) == 0 {
 		return v
 	}
 	i := skipBlank(v, 0)
-	if i < len(v) && v[i] == '[' {
+	switch {
+	case i < len(v) && v[i] == '[':
 		n, ok := index(path[0])
 		if !ok {
 			return ""
@@ -186,16 +199,31 @@ func (d *Doc) dig(v string, path []string) string {
 			return false
 		})
 		return out
-	}
-	var out string
-	d.eachMember(v, i, func(key, val string) bool {
-		if !keyIs(key, path[0]) {
-			return true
+	case i < len(v) && v[i] == '{':
+		for i = skipBlank(v, i+1); i < len(v) && v[i] == '"'; {
+			key, at, ok := member(v, i)
+			if !ok {
+				return ""
+			}
+			named := keyIs(key, path[0])
+			if named && len(path) > 1 {
+				if out := d.dig(v[at:], path[1:]); out != "" {
+					return out
+				}
+			}
+			end, ok := d.endValue(v, at)
+			if !ok {
+				return ""
+			}
+			if named && len(path) == 1 {
+				return v[at:end]
+			}
+			if i, ok = next(v, end); !ok {
+				return ""
+			}
 		}
-		out = d.dig(val, path[1:])
-		return out == ""
-	})
-	return out
+	}
+	return ""
 }
 
 // index reads a path element that is an array index.

@@ -127,7 +127,7 @@ func compareFields(t *testing.T, s string, v Value, r gjson.Result) {
 	var names []string
 	seen := make(map[string]bool)
 	for key := range v.Members() {
-		if plainKey(key) && !seen[key] && len(names) < MaxFields {
+		if plainKey(key) && !seen[key] && len(names) < maxFields {
 			seen[key] = true
 			names = append(names, key)
 		}
