@@ -184,7 +184,7 @@ func (st *SessionStream) Add(c *parser.Call) {
 		if f.diag == nil {
 			c.Output = ""
 		}
-		if c.Kind == parser.Shell {
+		if c.Kind == parser.KindShell {
 			c.Args = nil
 		}
 	}
@@ -323,7 +323,7 @@ type callFacts struct {
 // is true. parsed, when not nil, keeps the commands parsed so far.
 func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*Command) *callFacts {
 	f := &callFacts{}
-	if c.Kind == parser.Shell {
+	if c.Kind == parser.KindShell {
 		f.cmd = parseCommand(c.Command, parsed)
 	}
 	f.target = targetOf(c, f.cmd)
@@ -530,7 +530,7 @@ func blame(cmd *Command, d *Diagnosis) string {
 // commandOf returns the command line of a shell call, or the tool and its
 // file for others.
 func commandOf(c *parser.Call) string {
-	if c.Kind == parser.Shell {
+	if c.Kind == parser.KindShell {
 		return c.Command
 	}
 	if c.File != "" {

@@ -44,7 +44,7 @@ func TestDiagnose(t *testing.T) {
 				out, want := caseFile(t, ar, name+".out"), caseFile(t, ar, name+".want")
 				c := caseCall(t, string(f.Data), string(out.Data))
 				var cmd *Command
-				if c.Kind == parser.Shell {
+				if c.Kind == parser.KindShell {
 					cmd = ParseCommand(c.Command)
 				}
 				got := describe(Diagnose(c, cmd))
@@ -101,7 +101,7 @@ func caseCall(t *testing.T, fields, out string) *parser.Call {
 		case "is_error":
 			c.IsError = v == "true"
 		case "status":
-			c.Status = v
+			c.Status = parser.Status(v)
 		case "note":
 			c.Note = v
 		case "background":

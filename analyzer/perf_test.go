@@ -119,7 +119,7 @@ func BenchmarkParseCommand(b *testing.B) {
 	runCorpora(b, sessionsOf, func(ss []*parser.Session) {
 		for _, s := range ss {
 			for _, c := range s.Calls {
-				if c.Kind == parser.Shell {
+				if c.Kind == parser.KindShell {
 					ParseCommand(c.Command)
 				}
 			}
@@ -139,7 +139,7 @@ func BenchmarkDiagnose(b *testing.B) {
 		for _, s := range c.sessions {
 			for _, c := range s.Calls {
 				var cmd *Command
-				if c.Kind == parser.Shell {
+				if c.Kind == parser.KindShell {
 					cmd = ParseCommand(c.Command)
 				}
 				calls = append(calls, call{c, cmd})

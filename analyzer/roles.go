@@ -56,11 +56,11 @@ var healthURLRE = regexp.MustCompile(`(?i)/(?:health\w*|ready\w*|readyz|livez|he
 func (a *sessionAnalysis) role(k int) Role {
 	c := a.s.Calls[k]
 	switch c.Kind {
-	case parser.Read, parser.Search, parser.Web:
+	case parser.KindRead, parser.KindSearch, parser.KindWeb:
 		return Diagnostic
-	case parser.Edit, parser.Write:
+	case parser.KindEdit, parser.KindWrite:
 		return EditRole
-	case parser.Shell:
+	case parser.KindShell:
 		return shellRole(a.cmds[k])
 	}
 	return OtherRole
@@ -127,7 +127,7 @@ func polls(cmd *Command) bool {
 // files of sed -i and patch, the targets of echo/cat/tee redirections.
 func editedFiles(c *parser.Call, cmd *Command) []string {
 	if cmd == nil {
-		if (c.Kind == parser.Edit || c.Kind == parser.Write) && c.File != "" {
+		if (c.Kind == parser.KindEdit || c.Kind == parser.KindWrite) && c.File != "" {
 			return []string{c.File}
 		}
 		return nil

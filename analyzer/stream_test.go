@@ -272,7 +272,7 @@ func FuzzStreamParts(f *testing.F) {
 				o := outcomes[int(b>>4)%len(outcomes)]
 				exit := o.exit
 				s.Calls = append(s.Calls, &parser.Call{Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i),
-					Tool: "Bash", Kind: parser.Shell, Command: commands[int(b)%len(commands)],
+					Tool: "Bash", Kind: parser.KindShell, Command: commands[int(b)%len(commands)],
 					Output: o.out, Exit: &exit, IsError: exit != 0,
 					Start: time.Unix(int64(60*i), 0)})
 			}

@@ -95,7 +95,7 @@ func (d *claudeDecoder) startBackground(c *Call, out, id string, byUser bool) bo
 	default:
 		c.Background = BackgroundTimeout
 	}
-	c.Status = "running"
+	c.Status = StatusRunning
 	b := &claudeBackground{c: c, head: c.Output, start: d.count()}
 	if d.bg == nil {
 		d.bg = make(map[string]*claudeBackground)
@@ -125,7 +125,7 @@ var taskOutputRE = regexp.MustCompile(`(?:^|[/\\])tasks[/\\]([\w-]+)\.output$`)
 // readsBack returns the background command whose output file the Read
 // call c reads, or nil.
 func (d *claudeDecoder) readsBack(c *Call) *claudeBackground {
-	if len(d.waiting) == 0 || c.Kind != Read {
+	if len(d.waiting) == 0 || c.Kind != KindRead {
 		return nil
 	}
 	m := taskOutputRE.FindStringSubmatch(c.File)
@@ -342,7 +342,7 @@ func (d *claudeDecoder) hear(b *claudeBackground, n bgNews, when time.Time) {
 			b.tail = d.doc.Keep(n.summary)
 		}
 		if n.status == "killed" || n.status == "stopped" {
-			c.Status = "killed"
+			c.Status = StatusKilled
 			break
 		}
 		c.Status = ""

@@ -106,7 +106,7 @@ func TestClaudeBackgroundWindows(t *testing.T) {
 func TestClaudeBackgroundPolls(t *testing.T) {
 	for _, tt := range []struct {
 		tool, input, result, extra string
-		status                     string
+		status                     Status
 		exit                       int // -1: none
 	}{
 		{"TaskOutput", `{"task_id":"b1"}`, "<retrieval_status>timeout</retrieval_status>\n\n<task_id>b1</task_id>\n\n<status>running</status>", "", "running", -1},

@@ -167,7 +167,7 @@ func (d *claudeDecoder) unanswered() []*Call {
 		calls = append(d.noID, slices.Collect(maps.Values(d.byID))...)
 	} else {
 		for _, c := range d.s.Calls {
-			if c.Status == "no-result" {
+			if c.Status == StatusNoResult {
 				calls = append(calls, c)
 			}
 		}
@@ -368,7 +368,7 @@ func (d *claudeDecoder) toolUse(b *rawjson.Fields, n int, when time.Time, side s
 		Start:     when,
 		Text:      strings.Clone(abridgeText(d.text)), // not a slice of a long text
 		Sidechain: side,
-		Status:    "no-result",
+		Status:    StatusNoResult,
 		Pos:       Pos{File: d.s.Path, Line: n},
 	}
 	c.Kind = KindOf(c.Tool)
@@ -558,11 +558,11 @@ func (d *claudeDecoder) result(c *Call, f *claudeResult, extra rawjson.Value, wh
 	if extra.Kind() == rawjson.Object {
 		extra.Pick(toolUseResultNames, &e)
 		if e.Get(tuInterrupted).Bool() {
-			c.Status = "interrupted"
+			c.Status = StatusInterrupted
 		}
 		c.Note = d.doc.Keep(e.Get(tuReturnCodeInterpretation).Text())
 	}
-	if c.Kind != Shell || c.IsError || c.Status != "" {
+	if c.Kind != KindShell || c.IsError || c.Status != "" {
 		return false
 	}
 	return d.startBackground(c, c.Output, e.Get(tuBackgroundTaskID).Text(), e.Get(tuBackgroundedByUser).Bool())

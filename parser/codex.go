@@ -295,7 +295,7 @@ func (d *codexDecoder) event(p *rawjson.Fields) {
 		if exit := p.Get(cxExitCode); exit.Kind() == rawjson.Number {
 			code := int(exit.Int())
 			c.Exit, c.endExit = &code, true
-			if c.Status == "running" {
+			if c.Status == StatusRunning {
 				c.Status = ""
 			}
 		}
@@ -303,8 +303,8 @@ func (d *codexDecoder) event(p *rawjson.Fields) {
 		// The user stopped the turn: calls still waiting for their output
 		// will never get it.
 		for _, c := range d.open {
-			if c.Status == "no-result" {
-				c.Status = "interrupted"
+			if c.Status == StatusNoResult {
+				c.Status = StatusInterrupted
 			}
 		}
 		d.open = d.open[:0]
@@ -428,7 +428,7 @@ func (d *codexDecoder) add(id, tool string, n int, when time.Time) *codexCall {
 		Kind:   KindOf(tool),
 		Start:  when,
 		Text:   abridgeText(d.text),
-		Status: "no-result",
+		Status: StatusNoResult,
 		Pos:    Pos{File: d.s.Path, Line: n},
 	}
 	d.text = ""
@@ -458,7 +458,7 @@ var codexShellNames = rawjson.NewNames("command", "cmd")
 // string (shell_command) or the string "cmd" (exec_command).
 func (d *codexDecoder) args(c *Call, args rawjson.Value) {
 	setInput(c, args, d.doc.Keep, d.doc.Keep)
-	if c.Kind != Shell {
+	if c.Kind != KindShell {
 		return
 	}
 	var f rawjson.Fields
@@ -515,7 +515,7 @@ func (d *codexDecoder) output(p *rawjson.Fields, n int, when time.Time) {
 	if res.session != "" && c.Exit == nil {
 		// Polls will add to the output: keep it whole until then.
 		c.output = d.doc.Keep(res.out)
-		c.Status = "running"
+		c.Status = StatusRunning
 		d.running[d.doc.Keep(res.session)] = c
 	}
 	switch {
@@ -537,7 +537,7 @@ func (d *codexDecoder) poll(c *codexCall, text string, when time.Time) {
 		if !c.endExit {
 			c.Exit = res.exit
 		}
-		if c.Status == "running" {
+		if c.Status == StatusRunning {
 			c.Status = ""
 		}
 	}
@@ -596,7 +596,7 @@ func (d *codexDecoder) execItem(it *rawjson.Fields, n int) {
 		}
 	}
 	status := it.Get(cxStatus).Text()
-	c.Status = d.doc.Keep(status)
+	c.Status = Status(d.doc.Keep(status))
 	c.IsError = status == "failed" || status == "declined"
 	switch typ {
 	case "command_execution":

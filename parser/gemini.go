@@ -332,7 +332,7 @@ func (t *geminiReader) call(tc rawjson.Value, line int) *Call {
 	if display := f.Get(gcResultDisplay); !ok && display.Kind() == rawjson.String {
 		out = display.Text()
 	}
-	geminiOutcome(c, f.Get(gcStatus).Text(), out, errText)
+	geminiOutcome(c, Status(f.Get(gcStatus).Text()), out, errText)
 	return c
 }
 
@@ -347,9 +347,9 @@ func (t *geminiReader) call(tc rawjson.Value, line int) *Call {
 // status word "cancelled" so that readers can tell a refusal from a failure.
 // Statuses of calls still in flight (scheduled, executing, …) mean the
 // session stopped during the call: "interrupted", as other formats say.
-func geminiOutcome(c *Call, status, out, errText string) {
+func geminiOutcome(c *Call, status Status, out, errText string) {
 	var sh geminiShellResult
-	if c.Kind == Shell {
+	if c.Kind == KindShell {
 		sh = geminiShell(out)
 		out = sh.out
 		c.Exit = sh.exit
@@ -366,26 +366,26 @@ func geminiOutcome(c *Call, status, out, errText string) {
 		if errText != "" {
 			c.IsError = true
 			if strings.HasPrefix(errText, "[Operation Cancelled]") {
-				c.Status = "cancelled"
+				c.Status = StatusCancelled
 			}
 			out = joinLines(errText, out)
 		}
-	case "error":
+	case StatusError:
 		c.Status = status
 		c.IsError = true
 		if errText != "" {
 			out = errText
 		}
-	case "cancelled":
+	case StatusCancelled:
 		c.Status = status
 		c.IsError = true
 		out = joinLines(errText, out)
 	default:
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 	}
 	// Since January 2026 the shell tool prints "Exit Code:" only when it is
 	// not zero.
-	if c.Kind == Shell && sh.framed && !sh.exitLine && !sh.signal && !sh.failed && !c.IsError && c.Status != "interrupted" {
+	if c.Kind == KindShell && sh.framed && !sh.exitLine && !sh.signal && !sh.failed && !c.IsError && c.Status != StatusInterrupted {
 		zero := 0
 		c.Exit = &zero
 	}
@@ -854,7 +854,7 @@ func (t *geminiReader) readCheckpoint(s *Session, contents rawjson.Value) {
 					Msg:    i,
 					ID:     fc.Get("id").Text(),
 					Tool:   fc.Get("name").Text(),
-					Status: "no-result",
+					Status: StatusNoResult,
 					Pos:    Pos{File: s.Path, Line: line},
 				}
 				c.Kind = KindOf(c.Tool)

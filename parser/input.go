@@ -58,7 +58,7 @@ func setInput(c *Call, in rawjson.Value, keep, name func(string) string) {
 		}
 		return rawjson.Value{}
 	}
-	if cmd := first("command"); cmd.Kind() == rawjson.String && c.Kind == Shell {
+	if cmd := first("command"); cmd.Kind() == rawjson.String && c.Kind == KindShell {
 		c.Command = keep(cmd.Text())
 	}
 	for _, k := range fileKeys {

@@ -121,7 +121,7 @@ func (d *miniDecoder) message(m rawjson.Value, i int) {
 	case "tool":
 		id := m.Get("tool_call_id").Text()
 		c := d.byID[id]
-		if c == nil || c.Status != "no-result" {
+		if c == nil || c.Status != StatusNoResult {
 			c = d.next()
 		}
 		if c == nil {
@@ -141,7 +141,7 @@ func (d *miniDecoder) message(m rawjson.Value, i int) {
 // next returns the first pending call without a result, or nil.
 func (d *miniDecoder) next() *Call {
 	for _, c := range d.pending {
-		if c.Status == "no-result" {
+		if c.Status == StatusNoResult {
 			return c
 		}
 	}
@@ -155,7 +155,7 @@ func (d *miniDecoder) assistant(m rawjson.Value, i int, content string, when tim
 	line := d.lines.at(m.Offset())
 	text := content
 	newCall := func(id, tool string, line int) *Call {
-		c := &Call{Msg: i, ID: id, Tool: tool, Kind: KindOf(tool), Start: when, Status: "no-result",
+		c := &Call{Msg: i, ID: id, Tool: tool, Kind: KindOf(tool), Start: when, Status: StatusNoResult,
 			Pos: Pos{File: d.s.Path, Line: line}}
 		c.Text = abridgeText(text)
 		text = ""
@@ -203,7 +203,7 @@ func (d *miniDecoder) result(c *Call, m rawjson.Value, content string, when time
 		}
 	}
 	if exc := m.Path("extra", "exception_info").Text(); exc != "" && c.Status == "" && timeoutRE.MatchString(exc) {
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 	}
 }
 
@@ -222,12 +222,12 @@ func readObservation(c *Call, text string) {
 	trimmed := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(trimmed, "The last command <command>") && strings.Contains(text, "timed out"):
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 		c.Output = abridge(text)
 		return
 	case strings.HasPrefix(trimmed, "Command not executed"):
 		// The interactive agent's user said no.
-		c.Status = "rejected"
+		c.Status = StatusRejected
 		c.IsError = true
 		c.Output = abridge(text)
 		return
@@ -255,7 +255,7 @@ func readObservation(c *Call, text string) {
 	if exc = strings.TrimSpace(exc); exc != "" {
 		out = exc + "\n" + out
 		if timeoutRE.MatchString(exc) {
-			c.Status = "interrupted"
+			c.Status = StatusInterrupted
 		}
 	}
 	c.Output = abridge(out)

@@ -86,7 +86,7 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 			setOnce(&s.Model, m.Get("model").Text())
 			text := content
 			add := func(id string, fn rawjson.Value, line int) {
-				c := &Call{Msg: i, ID: id, Tool: fn.Get("name").Text(), Status: "no-result",
+				c := &Call{Msg: i, ID: id, Tool: fn.Get("name").Text(), Status: StatusNoResult,
 					Text: abridgeText(text), Pos: Pos{File: s.Path, Line: line}}
 				c.Kind = KindOf(c.Tool)
 				setArguments(c, fn.Get("arguments"))
@@ -111,16 +111,16 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 				c = byID[id]
 				delete(byID, id)
 			} else {
-				pending = slices.DeleteFunc(pending, func(p *Call) bool { return p.Status != "no-result" })
+				pending = slices.DeleteFunc(pending, func(p *Call) bool { return p.Status != StatusNoResult })
 				name := m.Get("name").Text()
 				for _, p := range pending {
-					if p.Status == "no-result" && (name == "" || p.Tool == name) {
+					if p.Status == StatusNoResult && (name == "" || p.Tool == name) {
 						c = p
 						break
 					}
 				}
 			}
-			if c == nil || c.Status != "no-result" {
+			if c == nil || c.Status != StatusNoResult {
 				s.skip(lines.at(m.Offset()), "tool result for unknown tool call "+strconv.Quote(m.Get("tool_call_id").Text()))
 				continue
 			}
@@ -150,7 +150,7 @@ func setArguments(c *Call, args rawjson.Value) {
 		}
 		v, ok := rawjson.Parse(raw)
 		if !ok || v.Kind() != rawjson.Object {
-			if c.Kind == Shell {
+			if c.Kind == KindShell {
 				c.Command = raw
 			} else {
 				c.Args = map[string]string{"arguments": cut(raw, maxArg)}
@@ -160,7 +160,7 @@ func setArguments(c *Call, args rawjson.Value) {
 		in = v
 	}
 	setInput(c, in, nil, nil)
-	if c.Kind != Shell || c.Command != "" {
+	if c.Kind != KindShell || c.Command != "" {
 		return
 	}
 	for _, key := range []string{"command", "cmd"} {

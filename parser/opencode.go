@@ -224,20 +224,20 @@ func (m *opencodeMessage) call(f *rawjson.Fields, pos Pos) *Call {
 	if in.Get("redacted").Exists() && len(s.Notes) == 0 {
 		s.Notes = append(s.Notes, "the export was made with --sanitize: commands and outputs are redacted, so failures cannot be explained")
 	}
-	c.Status = st.Get(osStatus).Text()
+	c.Status = Status(st.Get(osStatus).Text())
 	switch c.Status {
-	case "completed":
+	case StatusCompleted:
 		c.Output = abridge(st.Get(osOutput).Text())
-	case "error":
+	case StatusError:
 		c.IsError = true
 		c.Output = abridge(st.Get(osError).Text())
-	case "pending", "running":
+	case "pending", StatusRunning:
 		// Left unfinished when the session stopped.
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 		c.Output = abridge(st.Path(osMetadata, "output").Text())
 	}
 	if st.Path(osMetadata, "interrupted").Bool() {
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 	}
 	if exit := st.Path(osMetadata, "exit"); exit.Kind() == rawjson.Number {
 		code := int(exit.Int())

@@ -40,8 +40,8 @@ var openhandsNoise = []string{
 // openhandsKinds are the kinds of the tool actions whose names KindOf does
 // not know as such.
 var openhandsKinds = map[string]Kind{
-	"run": Shell, "read": Read, "write": Write, "edit": Edit, "browse": Web,
-	"browse_interactive": Web, "delegate": Task,
+	"run": KindShell, "read": KindRead, "write": KindWrite, "edit": KindEdit, "browse": KindWeb,
+	"browse_interactive": KindWeb, "delegate": KindTask,
 }
 
 func matchOpenHands(head []byte) bool {
@@ -171,7 +171,7 @@ func (d *openhandsDecoder) action(e *rawjson.Fields, action string, i int, when 
 		Tool:   meta.Get("function_name").Text(),
 		Start:  when,
 		Text:   abridgeText(args.Get("thought").Text()),
-		Status: "no-result",
+		Status: StatusNoResult,
 		Pos:    Pos{File: d.s.Path, Line: d.lines.at(e.Object().Offset())},
 	}
 	if c.Tool == "" {
@@ -183,7 +183,7 @@ func (d *openhandsDecoder) action(e *rawjson.Fields, action string, i int, when 
 	}
 	if action == "edit" && (args.Get("command").Text() == "create" ||
 		strings.Contains(args.Get("translated_ipython_code").Text(), `'command': 'create'`)) {
-		c.Kind = Write
+		c.Kind = KindWrite
 	}
 	setInput(c, args, nil, nil)
 	for _, k := range openhandsNoise {
@@ -220,7 +220,7 @@ func (d *openhandsDecoder) observation(e *rawjson.Fields, obs string, when time.
 	if c == nil {
 		c = d.byCallID[e.Path(ohToolCallMetadata, "tool_call_id").Text()]
 	}
-	if c == nil || c.Status != "no-result" {
+	if c == nil || c.Status != StatusNoResult {
 		return // the answer to a message or a state change
 	}
 	c.Status = ""
@@ -247,9 +247,9 @@ func (d *openhandsDecoder) observation(e *rawjson.Fields, obs string, when time.
 			} else {
 				// Still running when the agent stopped waiting.
 				c.Note = strings.Trim(strings.TrimSpace(suffix), "[]")
-				c.Status = "running"
+				c.Status = StatusRunning
 				if strings.Contains(c.Note, "timed out") {
-					c.Status = "interrupted"
+					c.Status = StatusInterrupted
 				}
 			}
 		}
@@ -258,7 +258,7 @@ func (d *openhandsDecoder) observation(e *rawjson.Fields, obs string, when time.
 		c.IsError = true
 	case "user_rejected":
 		c.IsError = true
-		c.Status = "rejected"
+		c.Status = StatusRejected
 	}
 	c.Output = abridge(out)
 }

@@ -108,7 +108,7 @@ func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 		}
 		c.ID = ids.next(action)
 		sweAction(c, action, openFile)
-		if c.Kind != Shell && sweErrorRE.MatchString(strings.TrimSpace(c.Output)) {
+		if c.Kind != KindShell && sweErrorRE.MatchString(strings.TrimSpace(c.Output)) {
 			c.IsError = true
 		}
 		s.add(c)
@@ -174,7 +174,7 @@ func (t *sweCallIDs) next(action string) string {
 func sweAction(c *Call, action, openFile string) {
 	f := commandFields(action, 3)
 	if len(f) == 0 || !sweCommands[f[0]] {
-		c.Tool, c.Kind, c.Command = "bash", Shell, action
+		c.Tool, c.Kind, c.Command = "bash", KindShell, action
 		return
 	}
 	c.Tool = f[0]
@@ -200,9 +200,9 @@ func sweAction(c *Call, action, openFile string) {
 		c.File = arg(2)
 		switch sub {
 		case "view":
-			c.Kind = Read
+			c.Kind = KindRead
 		case "create":
-			c.Kind = Write
+			c.Kind = KindWrite
 		}
 		c.Args = map[string]string{"command": sub}
 	}

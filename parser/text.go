@@ -543,7 +543,7 @@ func (d *textDecoder) newCall(tool string, n int) *Call {
 
 // textKinds are the kinds of tool names Claude Code's console shows that
 // are too common a word to mean the same for every agent.
-var textKinds = map[string]Kind{"search": Search, "fetch": Web}
+var textKinds = map[string]Kind{"search": KindSearch, "fetch": KindWeb}
 
 // textKindOf returns the kind of a tool as a rendering names it.
 func textKindOf(tool string) Kind {
@@ -608,7 +608,7 @@ func textSetArgs(c *Call, args string) {
 	if args == "" {
 		return
 	}
-	if c.Kind == Shell {
+	if c.Kind == KindShell {
 		c.Command = args
 		return
 	}
@@ -627,21 +627,21 @@ func textSetArgs(c *Call, args string) {
 	}
 	key := "input"
 	switch c.Kind {
-	case Read, Edit, Write:
+	case KindRead, KindEdit, KindWrite:
 		c.File = args
 		return
-	case Search:
+	case KindSearch:
 		if strings.ContainsAny(args[:1], "/.~") {
 			c.File = args
 			return
 		}
 		key = "pattern"
-	case Web:
+	case KindWeb:
 		key = "query"
 		if strings.HasPrefix(args, "http://") || strings.HasPrefix(args, "https://") {
 			key = "url"
 		}
-	case Task:
+	case KindTask:
 		key = "description"
 	}
 	c.Args = map[string]string{key: cut(args, maxArg)}
@@ -968,11 +968,11 @@ func (d *textDecoder) claudeResult(t string, n int) {
 		return
 	case strings.HasPrefix(content, "No (tell Claude what to do differently)"):
 		// A refusal can follow a subagent's progress.
-		d.call.Status = "rejected"
+		d.call.Status = StatusRejected
 	case strings.HasPrefix(content, "Interrupted by user"):
 		if !d.result {
 			d.user()
-			d.call.Status = "interrupted"
+			d.call.Status = StatusInterrupted
 			d.out.add(content, 0)
 		}
 		d.claudeEnd()
@@ -1029,7 +1029,7 @@ func (d *textDecoder) claudeOutcome(c *Call, out string) string {
 	if strings.HasPrefix(out, "No (tell Claude what to do differently)") ||
 		strings.HasPrefix(out, "User rejected ") ||
 		c.IsError && strings.HasPrefix(out, "The user doesn't want to ") {
-		c.Status = "rejected"
+		c.Status = StatusRejected
 	}
 	if strings.Contains(out, " lines (ctrl+r to expand)") || strings.Contains(out, " line (ctrl+r to expand)") {
 		d.collapsed++
@@ -1122,7 +1122,7 @@ func (d *textDecoder) geminiPanel() {
 	}
 	c := d.newCall(tool, lines[i].n)
 	body := lines[i+1:]
-	if c.Kind == Shell {
+	if c.Kind == KindShell {
 		cmd, desc, used := textGeminiCommand(rest, body)
 		body = body[used:]
 		c.Command = cmd
@@ -1144,13 +1144,13 @@ func (d *textDecoder) geminiPanel() {
 	case "✖", "✗", "✘", "x":
 		c.IsError = true
 	case "-":
-		c.Status = "rejected"
+		c.Status = StatusRejected
 	case "?", "⊷", "o":
-		c.Status = "no-result"
+		c.Status = StatusNoResult
 	}
 	c.Output = abridge(textExit(c, out.String()))
 	d.s.add(c)
-	if c.Status != "no-result" {
+	if c.Status != StatusNoResult {
 		d.user()
 	}
 	d.mode = textNone
@@ -1344,7 +1344,7 @@ func (d *textDecoder) miniLine(line string, n int) {
 				d.out.add(rest, 0)
 			}
 		} else if strings.HasPrefix(t, "The last command") && strings.Contains(t, "timed out") {
-			c.Status = "interrupted"
+			c.Status = StatusInterrupted
 			d.pending = nil
 			d.call = c
 			d.mode = textOutput
@@ -1366,7 +1366,7 @@ func (d *textDecoder) miniLine(line string, n int) {
 func (d *textDecoder) miniAction() {
 	c := d.newCall("bash", d.codeLine)
 	c.Command = d.code.String()
-	c.Status = "no-result"
+	c.Status = StatusNoResult
 	d.code.reset()
 	d.s.add(c)
 	d.pending = append(d.pending, c)

@@ -233,7 +233,7 @@ func openFrom(rep *analyzer.SessionReport) int {
 	}
 	k := last
 	for i := max(0, last-analyzer.Lookahead); i < k; i++ {
-		if s := calls[i].Status; s == "no-result" || s == "running" {
+		if s := calls[i].Status; s == parser.StatusNoResult || s == parser.StatusRunning {
 			k = i
 			break
 		}
