@@ -109,7 +109,7 @@ func AnalyzeSession(s *parser.Session) *SessionReport {
 }
 
 // A SessionStream analyzes a session call by call, as its decoder finishes
-// them (see parser.ParseEach), so that what each call's output says is
+// them (see parser.Each), so that what each call's output says is
 // read while the session is still being decoded, and the output let go:
 // a session of many calls then never holds all their outputs at once.
 // Add every call, then ask for the Report. The report is the one

@@ -374,7 +374,7 @@ func TestBigRecordsOneAtATime(t *testing.T) {
 // (for the output of an earlier file) must not keep other readers waiting.
 func TestBigRecordHandOut(t *testing.T) {
 	var got int
-	_, err := ParseEach(bigTranscript(bigRecord+1<<20), "f", nil, func(c *Call) {
+	_, err := Parse(bigTranscript(bigRecord+1<<20), "f", nil, Each(func(c *Call) {
 		got++
 		select {
 		case b := <-bigRecords:
@@ -382,9 +382,9 @@ func TestBigRecordHandOut(t *testing.T) {
 		default:
 			t.Error("a call was handed out while its record held the token")
 		}
-	})
+	}))
 	if err != nil || got != 1 {
-		t.Errorf("ParseEach: %v, %d calls", err, got)
+		t.Errorf("Parse with Each: %v, %d calls", err, got)
 	}
 }
 

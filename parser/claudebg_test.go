@@ -72,7 +72,7 @@ func TestClaudeBackgroundWindows(t *testing.T) {
 	l.calls("z", 1)
 
 	var order []string
-	s, err := ParseEach(strings.NewReader(l.b.String()), "bg.jsonl", Lookup("claude-code"), func(c *Call) { order = append(order, c.ID) })
+	s, err := Parse(strings.NewReader(l.b.String()), "bg.jsonl", Lookup("claude-code"), Each(func(c *Call) { order = append(order, c.ID) }))
 	if err != nil {
 		t.Fatal(err)
 	}

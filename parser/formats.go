@@ -151,26 +151,40 @@ var bom = []byte("\xef\xbb\xbf")
 // bytes, and ErrEmpty, ErrDatabase, ErrBinary or ErrUnknownFormat is
 // returned when there is none.
 // Other errors come from reading r and arrive with what was read before.
-func Parse(r io.Reader, name string, f *Format) (*Session, error) {
-	return ParseEach(r, name, f, nil)
+// Options ask for each call as it is read (Each), and for the calls to be
+// let go once handed out (Forget).
+func Parse(r io.Reader, name string, f *Format, opts ...Option) (*Session, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return parse(r, name, f, o.done, o.forget)
 }
 
-// ParseEach is Parse that calls done, when it is not nil, with each call
-// of the session once the decoder is done with it: as soon as its result
-// is read for formats that stream (Claude Code's), at the end for the
-// others. done is called in the goroutine of ParseEach, before it returns
-// the session, once for each call; it may change the call.
-func ParseEach(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
-	return parse(r, name, f, done, false)
+// An Option changes how Parse reads a transcript.
+type Option func(*options)
+
+type options struct {
+	done   func(*Call)
+	forget bool
 }
 
-// ParseStream is ParseEach for a caller that keeps the calls done is
-// given, or lets them go: the session that a format that streams returns
-// holds none of them (its Calls is empty), so that a long transcript is
-// never held whole. The other formats' sessions keep their calls, as
-// ParseEach's do. done must not be nil.
-func ParseStream(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
-	return parse(r, name, f, done, true)
+// Each makes Parse call done with each call of the session once the
+// decoder is done with it: as soon as its result is read for formats that
+// stream (Claude Code's), at the end for the others. done is called in the
+// goroutine of Parse, before it returns the session, once for each call;
+// it may change the call.
+func Each(done func(*Call)) Option {
+	return func(o *options) { o.done = done }
+}
+
+// Forget makes Parse let go of each call once Each has handed it out, for
+// a caller that keeps the calls it is given or lets them go: the session a
+// format that streams returns holds none of them (its Calls is empty), so
+// that a long transcript is never held whole. The other formats' sessions
+// keep their calls. Without Each, Forget does nothing.
+func Forget() Option {
+	return func(o *options) { o.forget = true }
 }
 
 func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (*Session, error) {
