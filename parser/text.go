@@ -488,16 +488,26 @@ func textKindOf(tool string) Kind {
 	return KindOf(tool)
 }
 
-// endCall settles the output of the call being read; outcome, when not
-// nil, reads the rendering's marks on the output first.
-func (d *textReader) endCall(outcome func(c *Call, out string) string) {
+// takeCall returns the call being read, or nil, and its output, and
+// reads no more of either.
+func (d *textReader) takeCall() (*Call, string) {
 	c := d.call
 	if c == nil {
-		return
+		return nil, ""
 	}
 	d.call = nil
 	out := d.out.String()
 	d.out.reset()
+	return c, out
+}
+
+// endCall settles the output of the call being read; outcome, when not
+// nil, reads the rendering's marks on the output first.
+func (d *textReader) endCall(outcome func(c *Call, out string) string) {
+	c, out := d.takeCall()
+	if c == nil {
+		return
+	}
 	if outcome != nil {
 		out = outcome(c, out)
 	}

@@ -118,13 +118,10 @@ func (d *miniConsole) end() {
 	if d.mode == textCode {
 		d.action()
 	}
-	c := d.call
+	c, out := d.takeCall()
 	if c == nil {
 		return
 	}
-	d.call = nil
-	out := d.out.String()
-	d.out.reset()
 	if rest, ok := strings.CutPrefix(out, "<output>"); ok {
 		out = strings.TrimPrefix(rest, "\n")
 	}

@@ -52,14 +52,8 @@ func unquoteBody(body string) string {
 			if len(body) < 4 {
 				return bytesString(b)
 			}
-			r := hex4(body)
-			body = body[4:]
-			if 0xD800 <= r && r < 0xDC00 && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
-				if r2 := hex4(body[2:]); 0xDC00 <= r2 && r2 < 0xE000 {
-					r = utf16.DecodeRune(r, r2)
-					body = body[6:]
-				}
-			}
+			var r rune
+			r, body = escapedRune(body)
 			b = utf8.AppendRune(b, r)
 		default:
 			return bytesString(b)
@@ -68,6 +62,22 @@ func unquoteBody(body string) string {
 	}
 	b = append(b, body...)
 	return bytesString(b)
+}
+
+// escapedRune reads the rune of a \u escape whose four hexadecimal digits
+// body starts with, and of the escape of the low half of a surrogate pair
+// after them, and returns it with the rest of body. A lone surrogate is
+// returned as it is.
+func escapedRune(body string) (rune, string) {
+	r := hex4(body)
+	body = body[4:]
+	if 0xD800 <= r && r < 0xDC00 && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
+		if r2 := hex4(body[2:]); 0xDC00 <= r2 && r2 < 0xE000 {
+			r = utf16.DecodeRune(r, r2)
+			body = body[6:]
+		}
+	}
+	return r, body
 }
 
 // bytesString returns the bytes of b as a string, without copying them.
@@ -113,14 +123,8 @@ func (v Value) TextLen() int {
 			n++
 			continue
 		}
-		r := hex4(body)
-		body = body[4:]
-		if 0xD800 <= r && r < 0xDC00 && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
-			if r2 := hex4(body[2:]); 0xDC00 <= r2 && r2 < 0xE000 {
-				r = utf16.DecodeRune(r, r2)
-				body = body[6:]
-			}
-		}
+		var r rune
+		r, body = escapedRune(body)
 		if utf16.IsSurrogate(r) {
 			r = utf8.RuneError
 		}
