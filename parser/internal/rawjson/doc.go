@@ -14,6 +14,8 @@
 //     end, so that walking it level by level reads each byte about twice.
 //   - A long string's text can be read at its ends only (Value.TextHead,
 //     TextTail, TextLen), without decoding all of it.
+//   - Peek reads the first bytes of a file without validating them, for
+//     recognizing its format, as lazily as gjson does.
 //
 // Values read as gjson reads them: a member is the first of its name, a
 // path passes over a member that does not hold the rest of it for a later
