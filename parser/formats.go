@@ -154,17 +154,18 @@ var bom = []byte("\xef\xbb\xbf")
 // Options ask for each call as it is read (Each), and for the calls to be
 // let go once handed out (Forget).
 func Parse(r io.Reader, name string, f *Format, opts ...Option) (*Session, error) {
-	var o options
+	var o Option
 	for _, opt := range opts {
-		opt(&o)
+		if opt.done != nil {
+			o.done = opt.done
+		}
+		o.forget = o.forget || opt.forget
 	}
 	return parse(r, name, f, o.done, o.forget)
 }
 
-// An Option changes how Parse reads a transcript.
-type Option func(*options)
-
-type options struct {
+// An Option changes how Parse reads a transcript: Each, Forget.
+type Option struct {
 	done   func(*Call)
 	forget bool
 }
@@ -174,18 +175,14 @@ type options struct {
 // stream (Claude Code's), at the end for the others. done is called in the
 // goroutine of Parse, before it returns the session, once for each call;
 // it may change the call.
-func Each(done func(*Call)) Option {
-	return func(o *options) { o.done = done }
-}
+func Each(done func(*Call)) Option { return Option{done: done} }
 
 // Forget makes Parse let go of each call once Each has handed it out, for
 // a caller that keeps the calls it is given or lets them go: the session a
 // format that streams returns holds none of them (its Calls is empty), so
 // that a long transcript is never held whole. The other formats' sessions
 // keep their calls. Without Each, Forget does nothing.
-func Forget() Option {
-	return func(o *options) { o.forget = true }
-}
+func Forget() Option { return Option{forget: true} }
 
 func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (*Session, error) {
 	br := UTF8(r)

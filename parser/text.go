@@ -360,7 +360,7 @@ type textReader struct {
 // A textDecoder reads one text rendering line by line, and hands each line
 // to the reader of its variant once it is known.
 type textDecoder struct {
-	*textReader
+	textReader
 	variant string
 	v       textVariant
 }
@@ -374,7 +374,7 @@ func decodeText(r io.Reader, name string) (*Session, error) {
 		br = bufio.NewReaderSize(r, HeadSize)
 	}
 	head, _ := br.Peek(HeadSize) // an error comes again when reading
-	d := &textDecoder{textReader: &textReader{
+	d := &textDecoder{textReader: textReader{
 		s:   &Session{Path: name, Format: "text", Calls: []*Call{}},
 		msg: -1,
 	}}
@@ -403,7 +403,7 @@ func decodeText(r io.Reader, name string) (*Session, error) {
 func (d *textDecoder) setVariant(v string, head []byte, late bool) {
 	d.variant = v
 	d.s.Format = "text:" + v
-	d.v = newTextVariant(v, d.textReader, head, late)
+	d.v = newTextVariant(v, &d.textReader, head, late)
 }
 
 // line reads line n, which forEachLine found not blank.

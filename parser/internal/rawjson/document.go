@@ -1,6 +1,7 @@
 package rawjson
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unsafe"
@@ -16,15 +17,18 @@ import (
 // validated, tells the walkers where its long values end, so that each of
 // its bytes is read about twice.
 type Doc struct {
-	text   string
-	valid  bool  // the text was validated, and is valid JSON
-	starts []int // offsets in text of the values indexed, in increasing order
-	ends   []int // ends[k] is the offset after the value at starts[k]
+	text  string
+	valid bool   // the text was validated, and is valid JSON
+	spans []span // the values indexed, by their start
 	// next is the place after the value last found. Walkers ask in
-	// document order, mostly: for the value at starts[next], or for one
-	// between starts[next-1] and it, which the index does not hold.
+	// document order, mostly: for the value at spans[next], or for one
+	// between spans[next-1] and it, which the index does not hold.
 	next int
 }
+
+// A span is where a value of a Doc's text starts, and the offset after it;
+// -1 for an object or array not yet closed.
+type span struct{ start, end int }
 
 // minSpan is the length from which an index records a value: shorter ones
 // take less time to scan than to look up.
@@ -43,7 +47,8 @@ func Index(text string) (*Doc, bool) {
 	if i == len(text) {
 		return nil, false
 	}
-	x := &Doc{text: text, valid: true}
+	// A long value every few hundred bytes, as transcripts hold them.
+	x := &Doc{text: text, valid: true, spans: make([]span, 0, len(text)/512+8)}
 	end, ok := validValue(text, i, 0, picker{}, x)
 	if !ok || skipSpace(text, end) != len(text) {
 		return nil, false
@@ -59,7 +64,7 @@ func Index(text string) (*Doc, bool) {
 // invalid. Values read from d, and the strings they give, share text's
 // memory: what outlives the reuse of text's buffer goes through Keep.
 func (d *Doc) Record(text string, n *Names, f ...*Fields) (Value, bool) {
-	d.text, d.starts, d.ends, d.next = text, nil, nil, 0
+	d.text, d.spans, d.next = text, nil, 0
 	v, ok := d.record(text, n, f)
 	d.valid = ok
 	return v, ok
@@ -160,9 +165,8 @@ func (d *Doc) open(i int) int {
 	if d == nil {
 		return -1
 	}
-	d.starts = append(d.starts, i)
-	d.ends = append(d.ends, -1)
-	return len(d.starts) - 1
+	d.spans = append(d.spans, span{i, -1})
+	return len(d.spans) - 1
 }
 
 // close records that the value opened at place k ends at offset end, or
@@ -173,25 +177,24 @@ func (d *Doc) close(k, end int) {
 	}
 	// A short value holds only short ones, which were forgotten as they
 	// closed: it is the last recorded.
-	if end-d.starts[k] < minSpan && k == len(d.starts)-1 {
-		d.starts, d.ends = d.starts[:k], d.ends[:k]
+	if end-d.spans[k].start < minSpan && k == len(d.spans)-1 {
+		d.spans = d.spans[:k]
 		return
 	}
-	d.ends[k] = end
+	d.spans[k].end = end
 }
 
 // add records a string from offset start to end when it is long.
 func (d *Doc) add(start, end int) {
 	if d != nil && end-start >= minSpan {
-		d.starts = append(d.starts, start)
-		d.ends = append(d.ends, end)
+		d.spans = append(d.spans, span{start, end})
 	}
 }
 
 // end returns the index after the value that starts at s[i], when s is a
 // part of d's text and d's index knows where that value ends.
 func (d *Doc) end(s string, i int) (int, bool) {
-	if d == nil || len(d.starts) == 0 {
+	if d == nil || len(d.spans) == 0 {
 		return 0, false
 	}
 	off := d.offset(s)
@@ -199,25 +202,26 @@ func (d *Doc) end(s string, i int) (int, bool) {
 		return 0, false
 	}
 	k, found := d.find(off + i)
-	if !found || d.ends[k] < 0 || d.ends[k]-off > len(s) {
+	if !found || d.spans[k].end < 0 || d.spans[k].end-off > len(s) {
 		return 0, false
 	}
-	return d.ends[k] - off, true
+	return d.spans[k].end - off, true
 }
 
-// find returns the place of start in d.starts, or where it would be, and
-// whether it is there.
+// find returns the place in d.spans of the value that starts at start, or
+// where it would be, and whether it is there.
 func (d *Doc) find(start int) (int, bool) {
-	k, n := d.next, len(d.starts)
+	k, n := d.next, len(d.spans)
 	switch {
-	case k < n && d.starts[k] == start:
-	case k > 0 && d.starts[k-1] == start:
+	case k < n && d.spans[k].start == start:
+	case k > 0 && d.spans[k-1].start == start:
 		return k - 1, true
-	case (k == 0 || d.starts[k-1] < start) && (k == n || start < d.starts[k]):
+	case (k == 0 || d.spans[k-1].start < start) && (k == n || start < d.spans[k].start):
 		return k, false
 	default:
 		var found bool
-		if k, found = slices.BinarySearch(d.starts, start); !found {
+		k, found = slices.BinarySearchFunc(d.spans, start, func(s span, start int) int { return cmp.Compare(s.start, start) })
+		if !found {
 			return k, false
 		}
 	}

@@ -76,12 +76,13 @@ func checkWalk(t *testing.T, s string) {
 // checkIndex checks that each value x records is one that starts where it
 // says, and ends where a scan ends it.
 func checkIndex(t *testing.T, x *Doc) {
-	for k, start := range x.starts {
+	for k, sp := range x.spans {
+		start := sp.start
 		end, ok := (*Doc)(nil).endValue(x.text, start)
-		if !ok || x.ends[k] != end || end-start < minSpan {
-			t.Fatalf("in %q: the index ends the value at %d at %d; a scan ends it at %d (%v)", x.text, start, x.ends[k], end, ok)
+		if !ok || sp.end != end || end-start < minSpan {
+			t.Fatalf("in %q: the index ends the value at %d at %d; a scan ends it at %d (%v)", x.text, start, sp.end, end, ok)
 		}
-		if k > 0 && x.starts[k-1] >= start {
+		if k > 0 && x.spans[k-1].start >= start {
 			t.Fatalf("in %q: the index is out of order at %d", x.text, k)
 		}
 	}
@@ -176,27 +177,27 @@ func TestDocIndex(t *testing.T) {
 		t.Fatalf("Index(%q) finds it invalid", doc)
 	}
 	checkIndex(t, x)
-	if len(x.starts) != 5 {
-		t.Fatalf("the index of %q records %d values, want 5 (the document, a, its object, b and e)", doc, len(x.starts))
+	if len(x.spans) != 5 {
+		t.Fatalf("the index of %q records %d values, want 5 (the document, a, its object, b and e)", doc, len(x.spans))
 	}
 	// In document order, backwards, and again.
 	var order []int
-	for k := range x.starts {
+	for k := range x.spans {
 		order = append(order, k)
 	}
-	for k := range x.starts {
-		order = append(order, len(x.starts)-1-k, len(x.starts)-1-k)
+	for k := range x.spans {
+		order = append(order, len(x.spans)-1-k, len(x.spans)-1-k)
 	}
 	for _, k := range order {
-		start := x.starts[k]
+		start, end := x.spans[k].start, x.spans[k].end
 		for _, from := range []int{0, start} {
 			part := doc[from:]
-			if end, ok := x.end(part, start-from); !ok || from+end != x.ends[k] {
-				t.Errorf("end of the value at %d seen from %d = %d, %v; want %d", start, from, from+end, ok, x.ends[k])
+			if e, ok := x.end(part, start-from); !ok || from+e != end {
+				t.Errorf("end of the value at %d seen from %d = %d, %v; want %d", start, from, from+e, ok, end)
 			}
 		}
 		// A part that stops before the value ends cannot hold it.
-		if _, ok := x.end(doc[:x.ends[k]-1], start); ok {
+		if _, ok := x.end(doc[:end-1], start); ok {
 			t.Errorf("end of the value at %d found in a part cut before its end", start)
 		}
 	}
