@@ -60,8 +60,8 @@ func Index(text string) (*Doc, bool) {
 // whether text is one valid JSON value, as Valid does, and, in the same
 // pass, picks into f[0] the members of the value that n names, and into
 // f[1], f[2]… those that the Names nested in n (see Names.Nest) name in
-// the objects of those members. It may pick values before it finds text
-// invalid. Values read from d, and the strings they give, share text's
+// the objects of those members: f holds a Fields for n and one for each
+// Names nested in it. It may pick values before it finds text invalid. Values read from d, and the strings they give, share text's
 // memory: what outlives the reuse of text's buffer goes through Keep.
 func (d *Doc) Record(text string, n *Names, f ...*Fields) (Value, bool) {
 	d.text, d.spans, d.next = text, nil, 0

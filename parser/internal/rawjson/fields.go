@@ -58,20 +58,17 @@ func (n *Names) Nest(i int, inner *Names) *Names {
 // index returns the index of the name a raw key (between its quotes)
 // names, reading its escapes as gjson does, or -1.
 func (n *Names) index(key string) int {
-	if len(key) < len(n.byLen) {
-		for _, i := range n.byLen[len(key)] {
-			if n.list[i] == key {
-				return int(i)
-			}
-		}
+	if i := n.lookup(key); i >= 0 || strings.IndexByte(key, '\\') < 0 {
+		return i
 	}
-	if strings.IndexByte(key, '\\') < 0 {
-		return -1
-	}
-	key = unquoteBody(key)
-	if len(key) < len(n.byLen) {
-		for _, i := range n.byLen[len(key)] {
-			if n.list[i] == key {
+	return n.lookup(unquoteBody(key))
+}
+
+// lookup returns the index of name, or -1.
+func (n *Names) lookup(name string) int {
+	if len(name) < len(n.byLen) {
+		for _, i := range n.byLen[len(name)] {
+			if n.list[i] == name {
 				return int(i)
 			}
 		}
@@ -100,10 +97,10 @@ func (f *Fields) Get(i int) Value {
 	return Value{f.raws[i], f.obj.doc}
 }
 
-// Path returns the value at a path below the first member with the i-th
-// name, as Value.Path of the object with that name first finds it: a
-// later member of that name is looked into only when the first does not
-// hold the path.
+// Path returns the value at a path below the member with the i-th name,
+// as Value.Path of the object, with that name first, finds it: a later
+// member of that name is looked into only when the first does not hold
+// the path.
 func (f *Fields) Path(i int, path ...string) Value {
 	if v := f.Get(i).Path(path...); v.Exists() || f.dups&(1<<i) == 0 {
 		return v
@@ -184,9 +181,9 @@ func (v Value) pickEach(n *Names, f *Fields, yield func(Value) bool) {
 		if !yield(Value{s[i:end], d}) {
 			return
 		}
-		if i = skipBlank(s, end); i >= len(s) || s[i] != ',' {
+		var ok bool
+		if i, ok = next(s, end); !ok {
 			return
 		}
-		i = skipBlank(s, i+1)
 	}
 }

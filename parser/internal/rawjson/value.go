@@ -23,7 +23,10 @@ const (
 )
 
 // A Value is one JSON value, read in place: a slice of the text of the Doc
-// it was read from. The zero Value is Missing.
+// it was read from. It, and the strings it gives, share that text's memory,
+// but for the text of a string with escapes, which is decoded into memory
+// of its own; Doc.Keep copies what lies in a Doc's text. The zero Value is
+// Missing.
 type Value struct {
 	raw string
 	doc *Doc // nil for a value read from no Doc
