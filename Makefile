@@ -37,7 +37,7 @@ bench:
 	scripts/bench.sh
 
 # Each fuzz target runs for FUZZTIME; go test -fuzz takes one target at a time.
-FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./shell:FuzzParse ./analyzer:FuzzDiffCommands ./diagnose:FuzzDiagnose ./bench:FuzzExtractBench ./bench:FuzzCallBench ./analyzer:FuzzStreamParts ./analyzer:FuzzReadJSONL ./parser:FuzzValidJSON ./internal/prefilter:FuzzPrefilters ./bench:FuzzScanners ./internal/redact:FuzzString ./parser:FuzzStringStop ./parser:FuzzWalk ./internal/prefilter:FuzzIndexRare ./internal/termtext:FuzzStripEscapes ./internal/redact:FuzzClassify ./parser:FuzzAbridgeRaw ./parser:FuzzUTF16
+FUZZ_TARGETS = ./parser:FuzzParse ./parser:FuzzClaudeCode ./parser:FuzzOpencode ./parser:FuzzCodex ./parser:FuzzGemini ./parser:FuzzSWEAgent ./parser:FuzzMiniSWEAgent ./parser:FuzzOpenHands ./parser:FuzzOpenAIMessages ./parser:FuzzText ./shell:FuzzParse ./analyzer:FuzzDiffCommands ./diagnose:FuzzDiagnose ./bench:FuzzExtractBench ./bench:FuzzCallBench ./analyzer:FuzzStreamParts ./analyzer:FuzzReadJSONL ./parser/internal/rawjson:FuzzValidJSON ./internal/prefilter:FuzzPrefilters ./bench:FuzzScanners ./internal/redact:FuzzString ./parser/internal/rawjson:FuzzStringStop ./parser/internal/rawjson:FuzzWalk ./internal/prefilter:FuzzIndexRare ./internal/termtext:FuzzStripEscapes ./internal/redact:FuzzClassify ./parser:FuzzAbridgeRaw ./parser:FuzzUTF16
 
 # FuzzOpencodeDB drives modernc.org/sqlite, whose instrumented build runs
 # about one input a second: it gets a run of its own, shorter.

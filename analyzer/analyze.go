@@ -185,7 +185,7 @@ func targetOf(c *parser.Call, cmd *shell.Command) string {
 // commandOf returns the command line of a shell call, or the tool and its
 // file for others.
 func commandOf(c *parser.Call) string {
-	if c.Kind == parser.Shell {
+	if c.Kind == parser.KindShell {
 		return c.Command
 	}
 	if c.File != "" {

@@ -40,7 +40,7 @@ func TestBenchInSession(t *testing.T) {
 // TestBenchNoTime checks that a call without a start gives numbers without
 // a time.
 func TestBenchNoTime(t *testing.T) {
-	s := &parser.Session{Path: "x", Calls: []*parser.Call{{ID: "#1", Kind: parser.Shell, Tool: "Bash", Command: "python3 b.py", Output: "Average: 1 tok/s\n"}}}
+	s := &parser.Session{Path: "x", Calls: []*parser.Call{{ID: "#1", Kind: parser.KindShell, Tool: "Bash", Command: "python3 b.py", Output: "Average: 1 tok/s\n"}}}
 	got := AnalyzeSession(s).Benchmarks
 	if len(got) != 1 || !got[0].Time.IsZero() {
 		t.Errorf("benchmarks = %v, want one without a time", numberLabels(got))

@@ -219,7 +219,7 @@ func neverRan(f *Failure) bool {
 // unfinished reports whether a call has no outcome: it was still running,
 // or its result is not in the transcript.
 func unfinished(c *parser.Call) bool {
-	return c.Status == "running" || c.Status == "no-result"
+	return c.Status == parser.StatusRunning || c.Status == parser.StatusNoResult
 }
 
 // sameTarget reports whether calls i and j run the same thing in the same

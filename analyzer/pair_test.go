@@ -45,8 +45,8 @@ func session(steps ...step) *parser.Session {
 		}
 		switch {
 		case st.status != "":
-			c.Status = st.status
-		case c.Kind == parser.Shell:
+			c.Status = parser.Status(st.status)
+		case c.Kind == parser.KindShell:
 			exit := st.exit
 			c.Exit = &exit
 		default:

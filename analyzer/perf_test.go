@@ -121,7 +121,7 @@ func BenchmarkParseCommand(b *testing.B) {
 	runCorpora(b, sessionsOf, func(ss []*parser.Session) {
 		for _, s := range ss {
 			for _, c := range s.Calls {
-				if c.Kind == parser.Shell {
+				if c.Kind == parser.KindShell {
 					shell.Parse(c.Command)
 				}
 			}
@@ -141,7 +141,7 @@ func BenchmarkDiagnose(b *testing.B) {
 		for _, s := range c.sessions {
 			for _, c := range s.Calls {
 				var cmd *shell.Command
-				if c.Kind == parser.Shell {
+				if c.Kind == parser.KindShell {
 					cmd = shell.Parse(c.Command)
 				}
 				calls = append(calls, call{c, cmd})

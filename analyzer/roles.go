@@ -15,11 +15,11 @@ var healthURLRE = regexp.MustCompile(`(?i)/(?:health\w*|ready\w*|readyz|livez|he
 func (a *sessionAnalysis) role(k int) Role {
 	c := a.s.Calls[k]
 	switch c.Kind {
-	case parser.Read, parser.Search, parser.Web:
+	case parser.KindRead, parser.KindSearch, parser.KindWeb:
 		return RoleDiagnostic
-	case parser.Edit, parser.Write:
+	case parser.KindEdit, parser.KindWrite:
 		return RoleEdit
-	case parser.Shell:
+	case parser.KindShell:
 		return shellRole(a.cmds[k])
 	}
 	return RoleOther
@@ -86,7 +86,7 @@ func polls(cmd *shell.Command) bool {
 // files of sed -i and patch, the targets of echo/cat/tee redirections.
 func editedFiles(c *parser.Call, cmd *shell.Command) []string {
 	if cmd == nil {
-		if (c.Kind == parser.Edit || c.Kind == parser.Write) && c.File != "" {
+		if (c.Kind == parser.KindEdit || c.Kind == parser.KindWrite) && c.File != "" {
 			return []string{c.File}
 		}
 		return nil

@@ -11,7 +11,7 @@ import (
 )
 
 // A SessionStream analyzes a session call by call, as its decoder finishes
-// them (see parser.ParseEach), so that what each call's output says is
+// them (see parser.Each), so that what each call's output says is
 // read while the session is still being decoded, and the output let go:
 // a session of many calls then never holds all their outputs at once.
 // Add every call, then ask for the Report. The report is the one
@@ -86,7 +86,7 @@ func (st *SessionStream) Add(c *parser.Call) {
 		if f.diag == nil {
 			c.Output = ""
 		}
-		if c.Kind == parser.Shell {
+		if c.Kind == parser.KindShell {
 			c.Args = nil
 		}
 	}
@@ -226,7 +226,7 @@ type callFacts struct {
 // is true. parsed, when not nil, keeps the commands parsed so far.
 func analyzeCall(c *parser.Call, numbers bool, parsed map[string]*shell.Command) *callFacts {
 	f := &callFacts{}
-	if c.Kind == parser.Shell {
+	if c.Kind == parser.KindShell {
 		f.cmd = parseCommand(c.Command, parsed)
 	}
 	f.target = targetOf(c, f.cmd)

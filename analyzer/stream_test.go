@@ -77,7 +77,7 @@ func render(t *testing.T, rep *analyzer.Report) string {
 }
 
 // TestStream checks that a session analyzed call by call as the parser
-// finishes them (parser.ParseEach and a SessionStream, which let the
+// finishes them (parser.Each and a SessionStream, which let the
 // outputs go), then compacted, gives every report byte for byte as
 // AnalyzeSession on the whole session does.
 func TestStream(t *testing.T) {
@@ -90,7 +90,7 @@ func TestStream(t *testing.T) {
 		whole := analyzer.Combine([]*analyzer.SessionReport{analyzer.AnalyzeSession(s)})
 
 		st := analyzer.NewSessionStream(analyzer.StreamOptions{})
-		s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
+		s2, _ := parser.Parse(bytes.NewReader(data), name, nil, parser.Each(st.Add))
 		sr := st.Report(s2)
 		sr.Compact()
 		streamed := analyzer.Combine([]*analyzer.SessionReport{sr})
@@ -115,7 +115,7 @@ func TestStreamCounts(t *testing.T) {
 		}
 		whole = append(whole, analyzer.AnalyzeSession(s))
 		st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
-		s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
+		s2, _ := parser.Parse(bytes.NewReader(data), name, nil, parser.Each(st.Add))
 		sr := st.Report(s2)
 		if len(sr.Benchmarks) > 0 {
 			t.Errorf("%s: %d numbers read without numbers", name, len(sr.Benchmarks))
@@ -173,7 +173,7 @@ func TestStreamParts(t *testing.T) {
 			var parts []*analyzer.SessionReport
 			st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true, PartCalls: size, Path: name,
 				Part: func(r *analyzer.SessionReport) { parts = append(parts, r) }})
-			s2, _ := parser.ParseEach(bytes.NewReader(data), name, nil, st.Add)
+			s2, _ := parser.Parse(bytes.NewReader(data), name, nil, parser.Each(st.Add))
 			parts = append(parts, st.Report(s2))
 			if len(parts) > 1 {
 				parted++
@@ -272,7 +272,7 @@ func FuzzStreamParts(f *testing.F) {
 				o := outcomes[int(b>>4)%len(outcomes)]
 				exit := o.exit
 				s.Calls = append(s.Calls, &parser.Call{Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i),
-					Tool: "Bash", Kind: parser.Shell, Command: commands[int(b)%len(commands)],
+					Tool: "Bash", Kind: parser.KindShell, Command: commands[int(b)%len(commands)],
 					Output: o.out, Exit: &exit, IsError: exit != 0,
 					Start: time.Unix(int64(60*i), 0)})
 			}

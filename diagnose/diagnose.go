@@ -104,12 +104,12 @@ type ExceptionInfo struct {
 func Call(c *parser.Call, cmd *shell.Command) *Diagnosis {
 	out := stripNoise(termtext.StripEscapes(c.Output))
 	switch c.Status {
-	case "running", "no-result":
+	case parser.StatusRunning, parser.StatusNoResult:
 		return nil // not finished when the transcript ends: no outcome to judge
-	case "rejected", "cancelled":
-		return &Diagnosis{Category: Rejected, Message: toolErrorMessage(out), Evidence: c.Status}
+	case parser.StatusRejected, parser.StatusCancelled:
+		return &Diagnosis{Category: Rejected, Message: toolErrorMessage(out), Evidence: string(c.Status)}
 	}
-	if c.Status == "interrupted" {
+	if c.Status == parser.StatusInterrupted {
 		d := &Diagnosis{Category: Rejected, Message: "interrupted before it finished", Evidence: "interrupted"}
 		if timedOut(out) {
 			d.Category, d.Message = Timeout, "timed out"
@@ -119,7 +119,7 @@ func Call(c *parser.Call, cmd *shell.Command) *Diagnosis {
 	if refused(out) {
 		return &Diagnosis{Category: Rejected, Message: firstLine(stripToolError(out)), Evidence: "refused"}
 	}
-	if c.Kind != parser.Shell || cmd == nil || strings.TrimSpace(c.Command) == "" {
+	if c.Kind != parser.KindShell || cmd == nil || strings.TrimSpace(c.Command) == "" {
 		// A shell call without a command is the agent's error: its
 		// arguments did not parse.
 		return toolFailure(c, out)

@@ -44,7 +44,7 @@ func TestDiagnose(t *testing.T) {
 				out, want := caseFile(t, ar, name+".out"), caseFile(t, ar, name+".want")
 				c := caseCall(t, string(f.Data), string(out.Data))
 				var cmd *shell.Command
-				if c.Kind == parser.Shell {
+				if c.Kind == parser.KindShell {
 					cmd = shell.Parse(c.Command)
 				}
 				got := describe(Call(c, cmd))
@@ -101,7 +101,7 @@ func caseCall(t *testing.T, fields, out string) *parser.Call {
 		case "is_error":
 			c.IsError = v == "true"
 		case "status":
-			c.Status = v
+			c.Status = parser.Status(v)
 		case "note":
 			c.Note = v
 		case "background":
@@ -178,7 +178,7 @@ func TestExcerpt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &parser.Call{Tool: "Bash", Kind: parser.Shell, Command: tt.cmd, Exit: &tt.exit, Output: tt.out}
+			c := &parser.Call{Tool: "Bash", Kind: parser.KindShell, Command: tt.cmd, Exit: &tt.exit, Output: tt.out}
 			d := Call(c, shell.Parse(tt.cmd))
 			if d == nil {
 				t.Fatal("Call = nil, want a failure")

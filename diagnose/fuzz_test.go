@@ -45,7 +45,7 @@ func FuzzDiagnose(f *testing.F) {
 		f.Add(cmds[i%len(cmds)], o, 1)
 	}
 	f.Fuzz(func(t *testing.T, line, out string, exit int) {
-		c := &parser.Call{Tool: "Bash", Kind: parser.Shell, Command: line, Output: out, Exit: &exit}
+		c := &parser.Call{Tool: "Bash", Kind: parser.KindShell, Command: line, Output: out, Exit: &exit}
 		d := Call(c, shell.Parse(line))
 		if d == nil {
 			return

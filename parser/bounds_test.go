@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // A repeatReader streams text n times without holding more than a few
@@ -205,7 +205,7 @@ func BenchmarkBlankLines(b *testing.B) {
 }
 
 // abridgeRawCases are JSON strings whose escapes fall where the head and
-// tail of abridgeRawAt are cut: \n, \u00e9, surrogate pairs, lone
+// tail of abridgeStringAt are cut: \n, \u00e9, surrogate pairs, lone
 // surrogates, escaped backslashes and quotes, and raw UTF-8.
 func abridgeRawCases() []string {
 	pieces := []string{`a`, `\n`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, `\\`, `\\\\`, `\"`, `é`, `😀`, `\\u0041`, `\/`}
@@ -236,12 +236,13 @@ func TestAbridgeRaw(t *testing.T) {
 	for _, raw := range abridgeRawCases() {
 		for _, prefix := range []string{"", `#\n`} {
 			raw := `"` + prefix + raw[1:]
+			v := jsonString(t, raw)
 			for half := 1; half < 12; half++ {
-				text := unquote(raw)
+				text := v.Text()
 				text = text[drop(text):]
 				want := abridgeAt(text, half)
-				if got := abridgeRawAt(raw, drop, half, 0); got != want {
-					t.Fatalf("abridgeRawAt(%s, half %d) = %q, want %q", raw, half, got, want)
+				if got := abridgeStringAt(v, drop, half, 0); got != want {
+					t.Fatalf("abridgeStringAt(%s, half %d) = %q, want %q", raw, half, got, want)
 				}
 			}
 		}
@@ -253,36 +254,48 @@ func TestAbridgeRaw(t *testing.T) {
 		}
 		return 0
 	}
-	long := `"Exit code 2\n` + strings.Repeat(`ab\ncd\u00e9\ud83d\ude00`, 1<<20) + `"`
-	text := unquote(long)
+	raw := `"Exit code 2\n` + strings.Repeat(`ab\ncd\u00e9\ud83d\ude00`, 1<<20) + `"`
+	long := jsonString(t, raw)
+	text := long.Text()
 	want := abridgeBytes(text[exit(text):])
-	if got := abridgeRaw(long, exit); got != want {
-		t.Errorf("abridgeRaw of a 100 MiB string differs from abridging it decoded")
+	if got := abridgeString(long, exit); got != want {
+		t.Errorf("abridgeString of a 100 MiB string differs from abridging it decoded")
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	abridgeRaw(long, exit)
+	abridgeString(long, exit)
 	runtime.ReadMemStats(&after)
 	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
-		t.Errorf("abridgeRaw of a %d MiB string allocates %d MiB", len(long)>>20, n>>20)
+		t.Errorf("abridgeString of a %d MiB string allocates %d MiB", len(raw)>>20, n>>20)
 	}
 }
 
-// FuzzAbridgeRaw checks abridgeRawAt against decoding whole on any valid
-// JSON string.
+// FuzzAbridgeRaw checks abridgeStringAt against decoding whole on any
+// valid JSON string.
 func FuzzAbridgeRaw(f *testing.F) {
 	for _, raw := range abridgeRawCases()[:20] {
 		f.Add(raw, 3)
 	}
 	f.Fuzz(func(t *testing.T, raw string, half int) {
-		if !gjson.Valid(raw) || len(raw) < 2 || raw[0] != '"' || half < 1 || half > 64 {
+		v, ok := rawjson.Parse(raw)
+		if !ok || v.Kind() != rawjson.String || half < 1 || half > 64 {
 			return
 		}
-		want := abridgeAt(unquote(raw), half)
-		if got := abridgeRawAt(raw, func(string) int { return 0 }, half, 0); got != want {
-			t.Errorf("abridgeRawAt(%s, %d) = %q, want %q", raw, half, got, want)
+		want := abridgeAt(v.Text(), half)
+		if got := abridgeStringAt(v, func(string) int { return 0 }, half, 0); got != want {
+			t.Errorf("abridgeStringAt(%s, %d) = %q, want %q", raw, half, got, want)
 		}
 	})
+}
+
+// jsonString returns the value of raw, a valid JSON string.
+func jsonString(t testing.TB, raw string) rawjson.Value {
+	t.Helper()
+	v, ok := rawjson.Parse(raw)
+	if !ok || v.Kind() != rawjson.String {
+		t.Fatalf("%.40q is no JSON string", raw)
+	}
+	return v
 }
 
 // A pausingReader streams r, and after at bytes says so on reached and
@@ -361,7 +374,7 @@ func TestBigRecordsOneAtATime(t *testing.T) {
 // (for the output of an earlier file) must not keep other readers waiting.
 func TestBigRecordHandOut(t *testing.T) {
 	var got int
-	_, err := ParseEach(bigTranscript(bigRecord+1<<20), "f", nil, func(c *Call) {
+	_, err := Parse(bigTranscript(bigRecord+1<<20), "f", nil, Each(func(c *Call) {
 		got++
 		select {
 		case b := <-bigRecords:
@@ -369,9 +382,9 @@ func TestBigRecordHandOut(t *testing.T) {
 		default:
 			t.Error("a call was handed out while its record held the token")
 		}
-	})
+	}))
 	if err != nil || got != 1 {
-		t.Errorf("ParseEach: %v, %d calls", err, got)
+		t.Errorf("Parse with Each: %v, %d calls", err, got)
 	}
 }
 

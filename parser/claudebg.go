@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // Claude Code runs a shell command in the background when the agent asks
@@ -95,12 +95,12 @@ func (d *claudeDecoder) startBackground(c *Call, out, id string, byUser bool) bo
 	default:
 		c.Background = BackgroundTimeout
 	}
-	c.Status = "running"
+	c.Status = StatusRunning
 	b := &claudeBackground{c: c, head: c.Output, start: d.count()}
 	if d.bg == nil {
 		d.bg = make(map[string]*claudeBackground)
 	}
-	d.bg[d.keep(id)] = b
+	d.bg[d.doc.Keep(id)] = b
 	d.waiting = append(d.waiting, b)
 	return true
 }
@@ -125,7 +125,7 @@ var taskOutputRE = regexp.MustCompile(`(?:^|[/\\])tasks[/\\]([\w-]+)\.output$`)
 // readsBack returns the background command whose output file the Read
 // call c reads, or nil.
 func (d *claudeDecoder) readsBack(c *Call) *claudeBackground {
-	if len(d.waiting) == 0 || c.Kind != Read {
+	if len(d.waiting) == 0 || c.Kind != KindRead {
 		return nil
 	}
 	m := taskOutputRE.FindStringSubmatch(c.File)
@@ -148,13 +148,13 @@ type bgNews struct {
 	summary string // a line that tells the outcome, as the agent saw it
 }
 
-// poll joins the result of a poll to b: f are the members of its
-// tool_result block, extra the record's toolUseResult.
-func (d *claudeDecoder) poll(b *claudeBackground, f *[3]string, extra string, when time.Time) {
+// poll joins the result of a poll to b: f is its tool_result block, extra
+// the record's toolUseResult.
+func (d *claudeDecoder) poll(b *claudeBackground, f *claudeResult, extra rawjson.Value, when time.Time) {
 	if b.done {
 		return
 	}
-	d.hear(b, pollNews(blockTextRaw(f[2]), extra, value(f[1]).Bool()), when)
+	d.hear(b, pollNews(blockText(f.content), extra, f.isError.Bool()), when)
 }
 
 // pollNews reads the result text of a poll, and its toolUseResult extra:
@@ -162,14 +162,12 @@ func (d *claudeDecoder) poll(b *claudeBackground, f *[3]string, extra string, wh
 // (or extra's task), BashOutput's <status>, <exit_code>, <stdout> and
 // <stderr>, KillShell's and TaskStop's message, or their error saying the
 // shell no longer runs.
-func pollNews(text, extra string, isError bool) bgNews {
+func pollNews(text string, extra rawjson.Value, isError bool) bgNews {
 	var n bgNews
-	if task := field(extra, "task"); isObject(task) {
-		var t [3]string
-		fields(task, taskFields, t[:])
-		n.status = value(t[0]).String()
-		n.output, n.whole = value(t[1]).String(), true
-		if e := value(t[2]); e.Type == gjson.Number {
+	if task := extra.Get("task"); task.Kind() == rawjson.Object {
+		n.status = task.Get("status").Text()
+		n.output, n.whole = task.Get("output").Text(), true
+		if e := task.Get("exitCode"); e.Kind() == rawjson.Number {
 			code := int(e.Int())
 			n.exit = &code
 		}
@@ -183,7 +181,7 @@ func pollNews(text, extra string, isError bool) bgNews {
 		return n // no shell of that id, or the poll itself failed
 	}
 	if strings.HasPrefix(text, "{") {
-		if msg := value(field(text, "message")).String(); killedRE.MatchString(msg) {
+		if msg := rawjson.Peek(text).Get("message").Text(); killedRE.MatchString(msg) {
 			n.status, n.summary = "killed", msg
 		}
 		return n
@@ -199,10 +197,6 @@ func pollNews(text, extra string, isError bool) bgNews {
 	n.output = joinLines(stdout, stderr)
 	return n
 }
-
-// taskFields are the members of a TaskOutput's toolUseResult.task that
-// the decoder reads.
-var taskFields = []string{"status", "output", "exitCode"}
 
 var (
 	// notRunningRE matches KillShell's error for a shell that had ended.
@@ -292,11 +286,11 @@ func (d *claudeDecoder) notice(body string, when time.Time) {
 // readBack joins the content of a Read of b's output file, the call r
 // with the members f of its tool_result and the record's toolUseResult
 // extra, to b. A read after the outcome is the last thing joined.
-func (d *claudeDecoder) readBack(b *claudeBackground, r *Call, f *[3]string, extra string) {
+func (d *claudeDecoder) readBack(b *claudeBackground, r *Call, f *claudeResult, extra rawjson.Value) {
 	if b.done || r.IsError {
 		return
 	}
-	content, whole := readContent(blockTextRaw(f[2]), extra)
+	content, whole := readContent(blockText(f.content), extra)
 	d.hear(b, bgNews{output: content, whole: whole}, time.Time{})
 	if b.final {
 		d.handOn(b)
@@ -314,21 +308,14 @@ var (
 // readContent returns the file content a Read gave, from the record's
 // toolUseResult extra ({"file": {"content", "startLine"}}) or else from
 // its result text, and whether it is the file from its start.
-func readContent(text, extra string) (string, bool) {
-	if file := field(extra, "file"); isObject(file) {
-		var v [2]string
-		fields(file, readFields, v[:])
-		start := value(v[1])
-		return value(v[0]).String(), start.Int() <= 1
+func readContent(text string, extra rawjson.Value) (string, bool) {
+	if file := extra.Get("file"); file.Kind() == rawjson.Object {
+		return file.Get("content").Text(), file.Get("startLine").Int() <= 1
 	}
 	text = systemReminderRE.ReplaceAllString(text, "\n")
 	text = readLineRE.ReplaceAllString(text, "")
 	return strings.TrimSpace(text), true
 }
-
-// readFields are the members of a Read's toolUseResult.file that the
-// decoder reads.
-var readFields = []string{"content", "startLine"}
 
 // hear joins what n says to b.
 func (d *claudeDecoder) hear(b *claudeBackground, n bgNews, when time.Time) {
@@ -338,9 +325,9 @@ func (d *claudeDecoder) hear(b *claudeBackground, n bgNews, when time.Time) {
 	case n.output == "":
 	case n.whole && len(n.output) >= b.bodyLen:
 		// A view of all the output so far: the latest and longest wins.
-		b.body, b.bodyLen = d.keep(abridgeBytes(n.output)), len(n.output)
+		b.body, b.bodyLen = d.doc.Keep(abridgeBytes(n.output)), len(n.output)
 	case !n.whole:
-		b.body, b.bodyLen = d.keep(abridgeBytes(joinLines(b.body, n.output))), b.bodyLen+len(n.output)
+		b.body, b.bodyLen = d.doc.Keep(abridgeBytes(joinLines(b.body, n.output))), b.bodyLen+len(n.output)
 	}
 	if n.status != "" && !b.final && !when.IsZero() && when.After(c.End) {
 		c.End = when // it ran at least until then
@@ -352,10 +339,10 @@ func (d *claudeDecoder) hear(b *claudeBackground, n bgNews, when time.Time) {
 		}
 		b.final, b.settled = true, d.count()
 		if n.summary != "" {
-			b.tail = d.keep(n.summary)
+			b.tail = d.doc.Keep(n.summary)
 		}
 		if n.status == "killed" || n.status == "stopped" {
-			c.Status = "killed"
+			c.Status = StatusKilled
 			break
 		}
 		c.Status = ""

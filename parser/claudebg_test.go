@@ -72,7 +72,7 @@ func TestClaudeBackgroundWindows(t *testing.T) {
 	l.calls("z", 1)
 
 	var order []string
-	s, err := ParseEach(strings.NewReader(l.b.String()), "bg.jsonl", Lookup("claude-code"), func(c *Call) { order = append(order, c.ID) })
+	s, err := Parse(strings.NewReader(l.b.String()), "bg.jsonl", Lookup("claude-code"), Each(func(c *Call) { order = append(order, c.ID) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestClaudeBackgroundWindows(t *testing.T) {
 func TestClaudeBackgroundPolls(t *testing.T) {
 	for _, tt := range []struct {
 		tool, input, result, extra string
-		status                     string
+		status                     Status
 		exit                       int // -1: none
 	}{
 		{"TaskOutput", `{"task_id":"b1"}`, "<retrieval_status>timeout</retrieval_status>\n\n<task_id>b1</task_id>\n\n<status>running</status>", "", "running", -1},

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // Claude Code writes one JSON record per line to
@@ -45,7 +45,8 @@ func matchClaude(head []byte) bool {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if !validJSON(line) {
+		r, ok := rawjson.Parse(bytesString(line))
+		if !ok {
 			// Cut off by the end of head, or malformed: look for keys
 			// only Claude Code writes near the start of a record.
 			if claudeKeys(line) {
@@ -57,8 +58,7 @@ func matchClaude(head []byte) bool {
 			malformed = true
 			continue
 		}
-		r := gjson.ParseBytes(line)
-		return claudeTypes[r.Get("type").String()] && !r.Get("payload").Exists() && (!malformed || claudeKeys(line))
+		return claudeTypes[r.Get("type").Text()] && !r.Get("payload").Exists() && (!malformed || claudeKeys(line))
 	}
 	return false
 }
@@ -93,9 +93,9 @@ type claudeDecoder struct {
 	badLine int    // the line of the first of them
 	badText string // and its text
 
-	// line is the record being read, in the line reader's buffer, which
-	// the next line overwrites: what is kept of it goes through keep.
-	line  string
+	// doc is the record being read, in the line reader's buffer, which
+	// the next line overwrites: what is kept of it goes through doc.Keep.
+	doc   rawjson.Doc
 	names map[string]string // tool names and the like, kept once
 	done  func(*Call)       // called with each call once its result is read; may be nil
 	ready []*Call           // calls the record read finished, for done once the line is let go
@@ -136,9 +136,8 @@ func decodeClaudeEach(r io.Reader, name string, done func(*Call), forget bool) (
 	}
 	err := forEachLineThen(r, d.s, func(line []byte, n int) {
 		d.record(line, n)
-		d.line = "" // the line's buffer may be let go
+		d.doc.Release() // the line's buffer may be let go
 	}, d.handOut)
-	d.line = ""
 	d.finish()
 	if done != nil {
 		d.handOut()
@@ -168,7 +167,7 @@ func (d *claudeDecoder) unanswered() []*Call {
 		calls = append(d.noID, slices.Collect(maps.Values(d.byID))...)
 	} else {
 		for _, c := range d.s.Calls {
-			if c.Status == "no-result" {
+			if c.Status == StatusNoResult {
 				calls = append(calls, c)
 			}
 		}
@@ -198,15 +197,6 @@ func (d *claudeDecoder) add(c *Call) {
 	d.expire()
 }
 
-// keep returns s copied out of the record being read when it is part of
-// it, so that it outlives the line and holds no more than itself.
-func (d *claudeDecoder) keep(s string) string {
-	if within(s, d.line) {
-		return strings.Clone(s)
-	}
-	return s
-}
-
 // name returns s kept once for the session: tool names, argument keys
 // and agent ids repeat on every call.
 func (d *claudeDecoder) name(s string) string {
@@ -219,7 +209,8 @@ func (d *claudeDecoder) name(s string) string {
 }
 
 // The top-level members of a record the decoder reads, by their index in
-// claudeFields. A record is walked once for all of them.
+// claudeNames. A record is walked once for all of them, and for those of
+// its message.
 const (
 	cfType = iota
 	cfSessionID
@@ -237,11 +228,11 @@ const (
 	cfCount
 )
 
-var claudeFields = []string{"type", "sessionId", "cwd", "version", "timestamp", "message", "isSidechain",
-	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle"}
+var claudeNames = rawjson.NewNames("type", "sessionId", "cwd", "version", "timestamp", "message", "isSidechain",
+	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle").Nest(cfMessage, messageNames)
 
 // The members of a record's message that the decoder reads, by their
-// index in messageFields.
+// index in messageNames.
 const (
 	cmID = iota
 	cmModel
@@ -250,33 +241,27 @@ const (
 	cmCount
 )
 
-var messageFields = []string{"id", "model", "content", "usage"}
+var messageNames = rawjson.NewNames("id", "model", "content", "usage")
 
-// A claudeRecord holds the raw top-level members of a record and those of
-// its message, "" for those it lacks. They are found in the pass that
-// validates the record.
+// A claudeRecord holds the top-level members of a record and those of its
+// message. They are found in the pass that validates the record.
 type claudeRecord struct {
-	top [cfCount]string
-	msg [cmCount]string
+	top, msg rawjson.Fields
 }
 
-// get reads a top-level member as gjson.Get would give it.
-func (r *claudeRecord) get(f int) gjson.Result { return value(r.top[f]) }
-
 func (d *claudeDecoder) record(line []byte, n int) {
-	d.line = bytesString(line)
 	var rec claudeRecord
-	var inner [cfCount]*fieldSet
-	inner[cfMessage] = &fieldSet{names: messageFields, vals: rec.msg[:]}
-	if !validFields(d.line, &fieldSet{names: claudeFields, vals: rec.top[:], inner: inner[:]}) {
+	root, ok := d.doc.Record(bytesString(line), claudeNames, &rec.top, &rec.msg)
+	if !ok {
 		d.s.skipInvalid(n, line)
 		return
 	}
-	if d.line[skipSpace(d.line, 0)] != '{' {
+	if root.Kind() != rawjson.Object {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	switch typ := rec.get(cfType).String(); typ {
+	top := &rec.top
+	switch typ := top.Get(cfType).Text(); typ {
 	case "assistant", "user":
 		d.envelope(&rec, n)
 		if typ == "assistant" {
@@ -285,31 +270,32 @@ func (d *claudeDecoder) record(line []byte, n int) {
 			d.user(&rec, n)
 		}
 	case "summary":
-		setOnce(&d.titles[2], d.keep(rec.get(cfSummary).String()))
+		setOnce(&d.titles[2], d.doc.Keep(top.Get(cfSummary).Text()))
 	case "ai-title":
-		d.titles[1] = d.keep(rec.get(cfAITitle).String())
+		d.titles[1] = d.doc.Keep(top.Get(cfAITitle).Text())
 	case "custom-title":
-		d.titles[0] = d.keep(rec.get(cfCustomTitle).String())
+		d.titles[0] = d.doc.Keep(top.Get(cfCustomTitle).Text())
 	}
 }
 
 // envelope takes the session facts every conversation record repeats, the
 // record being at line n.
 func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
+	top := &rec.top
 	if d.s.ID == "" {
-		d.s.ID = d.keep(rec.get(cfSessionID).String())
+		d.s.ID = d.doc.Keep(top.Get(cfSessionID).Text())
 	}
 	if d.s.Cwd == "" {
-		d.s.Cwd = d.keep(rec.get(cfCwd).String())
+		d.s.Cwd = d.doc.Keep(top.Get(cfCwd).Text())
 	}
 	if d.s.Agent == "" {
-		d.s.Agent = d.keep(rec.get(cfVersion).String())
+		d.s.Agent = d.doc.Keep(top.Get(cfVersion).Text())
 	}
-	ts := rec.get(cfTimestamp).String()
+	ts := top.Get(cfTimestamp).Text()
 	t := parseTime(ts)
 	if t.IsZero() && ts != "" {
 		if d.badTime == 0 {
-			d.badLine, d.badText = n, d.keep(ts)
+			d.badLine, d.badText = n, d.doc.Keep(ts)
 		}
 		d.badTime++
 	}
@@ -325,43 +311,52 @@ func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 
 func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
 	m := &rec.msg
-	id := value(m[cmID]).String()
+	id := m.Get(cmID).Text()
 	if id == "" || id != d.msgID {
 		d.msg++
-		d.msgID = d.keep(id)
+		d.msgID = d.doc.Keep(id)
 		d.msgCall = nil
 	}
-	if model := value(m[cmModel]).String(); model != "" && model != "<synthetic>" && d.s.Model == "" {
-		d.s.Model = d.keep(model)
+	if model := m.Get(cmModel).Text(); model != "" && model != "<synthetic>" && d.s.Model == "" {
+		d.s.Model = d.doc.Keep(model)
 	}
-	when := parseTime(rec.get(cfTimestamp).String())
+	when := parseTime(rec.top.Get(cfTimestamp).Text())
 	side := d.sidechain(rec)
-	var b [5]string
-	eachValueFields(m[cmContent], blockFields, b[:], func(string) bool {
-		switch value(b[0]).String() {
+	var b rawjson.Fields
+	for range m.Get(cmContent).PickEach(blockNames, &b) {
+		switch b.Get(bkType).Text() {
 		case "text":
-			d.text = d.keep(value(b[4]).String())
+			d.text = d.doc.Keep(b.Get(bkText).Text())
 		case "tool_use":
 			d.toolUse(&b, n, when, side)
 		}
-		return true
-	})
+	}
 	if d.msgCall != nil {
 		// Each record of a split response repeats the usage so far.
-		if t := int(value(field(m[cmUsage], "output_tokens")).Int()); t > d.msgCall.Tokens {
+		if t := int(m.Get(cmUsage).Get("output_tokens").Int()); t > d.msgCall.Tokens {
 			d.msgCall.Tokens = t
 		}
 	}
 }
 
-// The members of an assistant's content block that the decoder reads.
-var blockFields = []string{"type", "id", "name", "input", "text"}
+// The members of an assistant's content block that the decoder reads, by
+// their index in blockNames.
+const (
+	bkType = iota
+	bkID
+	bkName
+	bkInput
+	bkText
+)
 
-func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string) {
-	id := value(b[1]).String()
+var blockNames = rawjson.NewNames("type", "id", "name", "input", "text")
+
+func (d *claudeDecoder) toolUse(b *rawjson.Fields, n int, when time.Time, side string) {
+	id := b.Get(bkID).Text()
+	name, input := b.Get(bkName), b.Get(bkInput)
 	if id != "" && d.first[id] != nil {
 		// A replayed copy of a call already read, unless it differs.
-		if f := d.first[id]; f.use != d.digest(b[2], b[3]) {
+		if f := d.first[id]; f.use != d.digest(name.Raw(), input.Raw()) {
 			d.s.skip(n, fmt.Sprintf("tool_use %q has the id of the call at line %d but another name or input; skipped", id, f.useLine))
 		}
 		return
@@ -369,19 +364,19 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 	c := &Call{
 		Msg:       d.msg,
 		ID:        id,
-		Tool:      d.name(value(b[2]).String()),
+		Tool:      d.name(name.Text()),
 		Start:     when,
 		Text:      strings.Clone(abridgeText(d.text)), // not a slice of a long text
 		Sidechain: side,
-		Status:    "no-result",
+		Status:    StatusNoResult,
 		Pos:       Pos{File: d.s.Path, Line: n},
 	}
 	c.Kind = KindOf(c.Tool)
-	setInputRaw(c, b[3], d.keep, d.name)
+	setInput(c, input, d.doc.Keep, d.name)
 	if id != "" {
-		id = d.keep(id)
+		id = d.doc.Keep(id)
 		c.ID = id
-		d.first[id] = &claudeFirst{useLine: n, use: d.digest(b[2], b[3])}
+		d.first[id] = &claudeFirst{useLine: n, use: d.digest(name.Raw(), input.Raw())}
 		if bg := d.polled(c); bg != nil {
 			// A poll of a background command is folded into it.
 			if d.polls == nil {
@@ -407,55 +402,62 @@ func (d *claudeDecoder) toolUse(b *[5]string, n int, when time.Time, side string
 	}
 }
 
-// isType reports whether a raw content block's type is typ, as the gjson
+// isType reports whether a content block's type is typ, as the gjson
 // query #(type=="typ") decides: a string equal to it, or, as gjson
 // compares a number with a word, the number 0.
-func isType(block, typ string) bool {
-	return block != "" && block[0] == '{' && typeIs(field(block, "type"), typ)
+func isType(block rawjson.Value, typ string) bool {
+	return block.Kind() == rawjson.Object && typeIs(block.Get("type"), typ)
 }
 
-// typeIs is isType of a block whose raw type is raw.
-func typeIs(raw, typ string) bool {
-	t := value(raw)
-	return t.Type == gjson.String && t.Str == typ || t.Type == gjson.Number && t.Num == 0
+// typeIs is isType of a block whose type is t.
+func typeIs(t rawjson.Value, typ string) bool {
+	return t.Kind() == rawjson.String && t.Text() == typ || t.Kind() == rawjson.Number && t.Float() == 0
+}
+
+// A claudeResult is what the decoder reads of a tool_result block.
+type claudeResult struct {
+	id, isError, content rawjson.Value
 }
 
 func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 	d.msg++
 	d.msgID = ""
 	d.text = ""
-	raw := rec.msg[cmContent]
-	when := parseTime(rec.get(cfTimestamp).String())
-	if content := value(raw); content.Type == gjson.String {
+	content := rec.msg.Get(cmContent)
+	when := parseTime(rec.top.Get(cfTimestamp).Text())
+	isMeta := rec.top.Get(cfIsMeta).Bool()
+	if content.Kind() == rawjson.String {
 		if len(d.waiting) > 0 {
-			d.notices(content.String(), when)
+			d.notices(content.Text(), when)
 		}
-		if !rec.get(cfIsMeta).Bool() {
-			setOnce(&d.titles[3], d.keep(promptTitle(content.String())))
+		if !isMeta {
+			setOnce(&d.titles[3], d.doc.Keep(promptTitle(content.Text())))
 		}
 		return
 	}
-	var b [5]string
-	var buf [4][3]string
+	var b rawjson.Fields
+	var buf [4]claudeResult
 	results := buf[:0]
-	eachElementFields(raw, resultFields, b[:], func(block string) bool {
-		switch {
-		case block[0] != '{':
-		case typeIs(b[0], "tool_result"):
-			results = append(results, [3]string{b[1], b[2], b[3]})
-		case len(d.waiting) > 0 && typeIs(b[0], "text"):
-			d.notices(value(b[4]).String(), when)
+	if content.Kind() == rawjson.Array {
+		for block := range content.PickEach(resultNames, &b) {
+			switch {
+			case block.Kind() != rawjson.Object:
+			case typeIs(b.Get(rsType), "tool_result"):
+				results = append(results, claudeResult{b.Get(rsToolUseID), b.Get(rsIsError), b.Get(rsContent)})
+			case len(d.waiting) > 0 && typeIs(b.Get(rsType), "text"):
+				d.notices(b.Get(rsText).Text(), when)
+			}
 		}
-		return true
-	})
-	for _, f := range results {
-		id := value(f[0]).String()
+	}
+	for i := range results {
+		f := &results[i]
+		id := f.id.Text()
 		first := d.first[id]
 		if first == nil {
 			d.s.skip(n, "tool_result for unknown tool_use "+strconv.Quote(id))
 			continue
 		}
-		sum := d.digest(f[2], f[1])
+		sum := d.digest(f.content.Raw(), f.isError.Raw())
 		if first.resultLine != 0 {
 			// A replayed copy of a result already read, unless it differs.
 			if first.result != sum {
@@ -464,56 +466,72 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 			continue
 		}
 		first.resultLine, first.result = n, sum
-		var extra string
+		var extra rawjson.Value
 		if len(results) == 1 {
-			extra = rec.top[cfToolUseResult]
+			extra = rec.top.Get(cfToolUseResult)
 		}
 		if bg, ok := d.polls[id]; ok {
 			delete(d.polls, id)
-			d.poll(bg, &f, extra, when)
+			d.poll(bg, f, extra, when)
 			continue
 		}
 		c := d.byID[id]
 		if d.forget {
 			delete(d.byID, id)
 		}
-		held := d.result(c, &f, extra, when)
+		held := d.result(c, f, extra, when)
 		if bg, ok := d.reads[id]; ok {
 			delete(d.reads, id)
-			d.readBack(bg, c, &f, extra)
+			d.readBack(bg, c, f, extra)
 		}
 		if d.done != nil && !held {
 			d.ready = append(d.ready, c)
 		}
 	}
-	if len(results) == 0 && !rec.get(cfIsMeta).Bool() {
+	if len(results) == 0 && !isMeta {
 		var text string
-		eachElement(raw, func(block string) bool {
+		for block := range content.Elements() {
 			if isType(block, "text") {
-				text = value(field(block, "text")).String()
-				return false
+				text = block.Get("text").Text()
+				break
 			}
-			return true
-		})
-		setOnce(&d.titles[3], d.keep(promptTitle(text)))
+		}
+		setOnce(&d.titles[3], d.doc.Keep(promptTitle(text)))
 	}
 }
 
-// The members of a user's content block that the decoder reads: a
-// tool_result's, after its type, and a text block's text.
-var resultFields = []string{"type", "tool_use_id", "is_error", "content", "text"}
+// The members of a user's content block that the decoder reads, by their
+// index in resultNames: a tool_result's, after its type, and a text
+// block's text.
+const (
+	rsType = iota
+	rsToolUseID
+	rsIsError
+	rsContent
+	rsText
+)
 
-// The members of a toolUseResult that the decoder reads.
-var extraFields = []string{"interrupted", "returnCodeInterpretation", "backgroundTaskId", "backgroundedByUser"}
+var resultNames = rawjson.NewNames("type", "tool_use_id", "is_error", "content", "text")
 
-// result fills in c from the members f of its tool_result block and the
-// record's raw toolUseResult, which is a string on failure and an object
-// on success. It reports whether c went to the background, where it waits
-// for its outcome.
-func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Time) bool {
+// The members of a toolUseResult that the decoder reads, by their index in
+// toolUseResultNames.
+const (
+	tuInterrupted = iota
+	tuReturnCodeInterpretation
+	tuBackgroundTaskID
+	tuBackgroundedByUser
+)
+
+var toolUseResultNames = rawjson.NewNames("interrupted", "returnCodeInterpretation", "backgroundTaskId", "backgroundedByUser")
+
+// result fills in c from its tool_result block f and the record's
+// toolUseResult, which is a string on failure and an object on success.
+// It reports whether c went to the background, where it waits for its
+// outcome.
+func (d *claudeDecoder) result(c *Call, f *claudeResult, extra rawjson.Value, when time.Time) bool {
 	c.Status = ""
 	c.End = when
-	c.IsError = value(f[1]).Bool()
+	c.IsError = f.isError.Bool()
 	// The "Exit code N" line the output starts with gives the exit code,
 	// and is dropped.
 	var code *int
@@ -527,27 +545,27 @@ func (d *claudeDecoder) result(c *Call, f *[3]string, extra string, when time.Ti
 		}
 		return 0
 	}
-	if raw := f[2]; len(raw) >= 2 && raw[0] == '"' {
-		c.Output = d.keep(abridgeRaw(raw, exit))
+	if f.content.Kind() == rawjson.String {
+		c.Output = d.doc.Keep(abridgeString(f.content, exit))
 	} else {
-		out := blockTextRaw(raw)
-		c.Output = d.keep(abridgeBytes(out[exit(out):]))
+		out := blockText(f.content)
+		c.Output = d.doc.Keep(abridgeBytes(out[exit(out):]))
 	}
 	if code != nil {
 		c.Exit = code
 	}
-	var e [4]string
-	if i := skipSpace(extra, 0); i < len(extra) && extra[i] == '{' {
-		fields(extra, extraFields, e[:])
-		if value(e[0]).Bool() {
-			c.Status = "interrupted"
+	var e rawjson.Fields
+	if extra.Kind() == rawjson.Object {
+		extra.Pick(toolUseResultNames, &e)
+		if e.Get(tuInterrupted).Bool() {
+			c.Status = StatusInterrupted
 		}
-		c.Note = d.keep(value(e[1]).String())
+		c.Note = d.doc.Keep(e.Get(tuReturnCodeInterpretation).Text())
 	}
-	if c.Kind != Shell || c.IsError || c.Status != "" {
+	if c.Kind != KindShell || c.IsError || c.Status != "" {
 		return false
 	}
-	return d.startBackground(c, c.Output, value(e[2]).String(), value(e[3]).Bool())
+	return d.startBackground(c, c.Output, e.Get(tuBackgroundTaskID).Text(), e.Get(tuBackgroundedByUser).Bool())
 }
 
 // finish settles the title and notes unreadable timestamps. Calls that
@@ -599,60 +617,13 @@ func (s *Session) add(c *Call) {
 // sidechain names the subagent that wrote a record; "" for the main
 // conversation.
 func (d *claudeDecoder) sidechain(rec *claudeRecord) string {
-	if !rec.get(cfIsSidechain).Bool() {
+	if !rec.top.Get(cfIsSidechain).Bool() {
 		return ""
 	}
-	if id := rec.get(cfAgentID).String(); id != "" {
+	if id := rec.top.Get(cfAgentID).Text(); id != "" {
 		return d.name(id)
 	}
 	return "sidechain"
-}
-
-// blockText returns the text of a tool_result's content, which is either a
-// string or a list of blocks.
-func blockText(content gjson.Result) string {
-	if !content.IsArray() {
-		return content.String()
-	}
-	var b strings.Builder
-	content.ForEach(func(_, blk gjson.Result) bool {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		switch blk.Get("type").String() {
-		case "text":
-			b.WriteString(blk.Get("text").String())
-		case "image":
-			b.WriteString("[image]")
-		default:
-			b.WriteString("[" + blk.Get("type").String() + "]")
-		}
-		return true
-	})
-	return b.String()
-}
-
-// blockTextRaw is blockText of a raw content value.
-func blockTextRaw(raw string) string {
-	if i := skipSpace(raw, 0); i == len(raw) || raw[i] != '[' {
-		return value(raw).String()
-	}
-	var b strings.Builder
-	eachElement(raw, func(blk string) bool {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		switch typ := value(field(blk, "type")).String(); typ {
-		case "text":
-			b.WriteString(value(field(blk, "text")).String())
-		case "image":
-			b.WriteString("[image]")
-		default:
-			b.WriteString("[" + typ + "]")
-		}
-		return true
-	})
-	return b.String()
 }
 
 // promptTitle turns a user prompt into a title: its first line, unless the

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/retrace-dev/retrace/internal/shparse"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // The OpenAI Codex CLI writes one JSON record per line to
@@ -78,7 +78,8 @@ func matchCodex(head []byte) bool {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if !validJSON(line) {
+		r, ok := rawjson.Parse(bytesString(line))
+		if !ok {
 			if codexCutRE.Match(line) || codexLegacyCutRE.Match(line) {
 				return true
 			}
@@ -87,16 +88,15 @@ func matchCodex(head []byte) bool {
 			}
 			continue // malformed: the decoder reports it, the next record decides
 		}
-		r := gjson.ParseBytes(line)
 		typ := r.Get("type")
 		switch {
-		case typ.Type == gjson.String && codexWrapped[typ.String()]:
-			return r.Get("payload").IsObject() && r.Get("timestamp").Type == gjson.String
-		case typ.Type == gjson.String && codexExecEvents[typ.String()]:
+		case typ.Kind() == rawjson.String && codexWrapped[typ.Text()]:
+			return r.Get("payload").Kind() == rawjson.Object && r.Get("timestamp").Kind() == rawjson.String
+		case typ.Kind() == rawjson.String && codexExecEvents[typ.Text()]:
 			return true
 		case !typ.Exists() && !r.Get("payload").Exists():
-			return r.Get("record_type").String() == "state" ||
-				(r.Get("id").Type == gjson.String && r.Get("timestamp").Type == gjson.String &&
+			return r.Get("record_type").Text() == "state" ||
+				(r.Get("id").Kind() == rawjson.String && r.Get("timestamp").Kind() == rawjson.String &&
 					(r.Get("instructions").Exists() || r.Get("git").Exists()))
 		}
 		return false
@@ -127,9 +127,9 @@ type codexDecoder struct {
 	replay  bool                  // a Note on replayed history has been added
 	titles  [2]string             // first user_message event, first user message item
 
-	// line is the record being read, in the line reader's buffer, which
-	// the next line overwrites: what is kept of it goes through keep.
-	line string
+	// doc is the record being read, in the line reader's buffer, which
+	// the next line overwrites: what is kept of it goes through doc.Keep.
+	doc rawjson.Doc
 }
 
 func decodeCodex(r io.Reader, name string) (*Session, error) {
@@ -145,9 +145,8 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 	}
 	err := forEachLine(r, d.s, func(line []byte, n int) {
 		d.record(line, n)
-		d.line = "" // the line's buffer may be let go
+		d.doc.Release() // the line's buffer may be let go
 	})
-	d.line = ""
 	for _, t := range d.titles {
 		if t != "" {
 			d.s.Title = t
@@ -157,18 +156,9 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 	return d.s, err
 }
 
-// keep returns s copied out of the record being read when it is part of
-// it, so that it outlives the line.
-func (d *codexDecoder) keep(s string) string {
-	if within(s, d.line) {
-		return strings.Clone(s)
-	}
-	return s
-}
-
 // The members the decoder reads of a record, of its payload and of an
 // exec stream item, by their index in codexNames. The three objects share
-// the list: a legacy record is itself a response item.
+// the names: a legacy record is itself a response item.
 const (
 	cxType = iota
 	cxPayload
@@ -204,44 +194,35 @@ const (
 	cxCount
 )
 
-var codexNames = []string{"type", "payload", "timestamp", "call_id", "name", "arguments", "output", "content",
+var codexNames = rawjson.NewNames("type", "payload", "timestamp", "call_id", "name", "arguments", "output", "content",
 	"role", "id", "input", "action", "info", "kind", "message", "exit_code", "success", "cwd", "model",
 	"cli_version", "thread_id", "error", "item", "text", "tool", "status", "command", "aggregated_output",
-	"changes", "server", "result"}
+	"changes", "server", "result")
 
-// A codexObject holds the raw values of the members of an object that the
-// decoder reads, "" for those it lacks.
-type codexObject [cxCount]string
-
-// get reads a member as gjson.Get would give it.
-func (o *codexObject) get(f int) gjson.Result { return value(o[f]) }
-
-// str reads a member as gjson.Get(…).String() would give it.
-func (o *codexObject) str(f int) string { return value(o[f]).String() }
+// codexRecordNames are codexNames, and codexNames again in the payload and
+// the item.
+var codexRecordNames = codexNames.Nest(cxPayload, codexNames).Nest(cxItem, codexNames)
 
 // A codexRecord holds the members of a record, and those of its payload
 // and its item when they are objects. They are found in the pass that
 // validates the record.
 type codexRecord struct {
-	top, payload, item codexObject
+	top, payload, item rawjson.Fields
 }
 
 func (d *codexDecoder) record(line []byte, n int) {
-	d.line = bytesString(line)
 	var rec codexRecord
-	var inner [cxCount]*fieldSet
-	inner[cxPayload] = &fieldSet{names: codexNames, vals: rec.payload[:]}
-	inner[cxItem] = &fieldSet{names: codexNames, vals: rec.item[:]}
-	if !validFields(d.line, &fieldSet{names: codexNames, vals: rec.top[:], inner: inner[:]}) {
+	root, ok := d.doc.Record(bytesString(line), codexRecordNames, &rec.top, &rec.payload, &rec.item)
+	if !ok {
 		d.s.skipInvalid(n, line)
 		return
 	}
-	if d.line[skipSpace(d.line, 0)] != '{' {
+	if root.Kind() != rawjson.Object {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
 	top := &rec.top
-	when := parseTime(top.str(cxTimestamp))
+	when := parseTime(top.Get(cxTimestamp).Text())
 	if !when.IsZero() {
 		if d.s.Start.IsZero() {
 			d.s.Start = when
@@ -250,35 +231,35 @@ func (d *codexDecoder) record(line []byte, n int) {
 			d.s.End = when
 		}
 	}
-	typ := top.str(cxType)
+	typ := top.Get(cxType).Text()
 	switch {
-	case top[cxPayload] != "":
-		if isObject(top[cxPayload]) {
-			d.wrapped(typ, top[cxPayload], &rec.payload, n, when)
+	case top.Get(cxPayload).Exists():
+		if top.Get(cxPayload).Kind() == rawjson.Object {
+			d.wrapped(typ, &rec.payload, n, when)
 		}
 	case codexExecEvents[typ]:
 		d.execEvent(typ, &rec, n)
-	case top[cxType] == "":
+	case !top.Get(cxType).Exists():
 		// The legacy session line; state markers and the rest hold no
 		// calls.
-		if top.get(cxID).Type == gjson.String && top[cxTimestamp] != "" {
-			setOnce(&d.s.ID, d.keep(top.str(cxID)))
+		if top.Get(cxID).Kind() == rawjson.String && top.Get(cxTimestamp).Exists() {
+			setOnce(&d.s.ID, d.doc.Keep(top.Get(cxID).Text()))
 		}
 	default:
 		d.item(top, n, when) // a bare item of the legacy era
 	}
 }
 
-// wrapped reads a record of the wrapped era whose payload is the object
-// raw, with the members p.
-func (d *codexDecoder) wrapped(typ, raw string, p *codexObject, n int, when time.Time) {
+// wrapped reads a record of the wrapped era whose payload is an object,
+// with the members p.
+func (d *codexDecoder) wrapped(typ string, p *rawjson.Fields, n int, when time.Time) {
 	switch typ {
 	case "session_meta":
 		if !d.meta {
 			d.meta = true
-			setOnce(&d.s.ID, d.keep(p.str(cxID)))
-			setOnce(&d.s.Cwd, d.keep(p.str(cxCwd)))
-			setOnce(&d.s.Agent, d.keep(p.str(cxCLIVersion)))
+			setOnce(&d.s.ID, d.doc.Keep(p.Get(cxID).Text()))
+			setOnce(&d.s.Cwd, d.doc.Keep(p.Get(cxCwd).Text()))
+			setOnce(&d.s.Agent, d.doc.Keep(p.Get(cxCLIVersion).Text()))
 			return
 		}
 		if !d.replay {
@@ -286,12 +267,12 @@ func (d *codexDecoder) wrapped(typ, raw string, p *codexObject, n int, when time
 			d.s.Notes = append(d.s.Notes, "the file replays the history of another session (a fork or resume): calls repeated from it are read once")
 		}
 	case "turn_context":
-		setOnce(&d.s.Cwd, d.keep(p.str(cxCwd)))
-		setOnce(&d.s.Model, d.keep(p.str(cxModel)))
+		setOnce(&d.s.Cwd, d.doc.Keep(p.Get(cxCwd).Text()))
+		setOnce(&d.s.Model, d.doc.Keep(p.Get(cxModel).Text()))
 	case "response_item":
 		d.item(p, n, when)
 	case "event_msg":
-		d.event(raw, p)
+		d.event(p)
 	case "compacted":
 		d.text = ""
 	}
@@ -299,22 +280,22 @@ func (d *codexDecoder) wrapped(typ, raw string, p *codexObject, n int, when time
 
 // event reads the event_msg records that tell something the response items
 // do not.
-func (d *codexDecoder) event(raw string, p *codexObject) {
-	switch p.str(cxType) {
+func (d *codexDecoder) event(p *rawjson.Fields) {
+	switch p.Get(cxType).Text() {
 	case "user_message":
 		// Some builds mark injected text with a kind other than "plain".
-		if p[cxKind] == "" || p.str(cxKind) == "plain" {
-			setOnce(&d.titles[0], d.keep(codexTitle(p.str(cxMessage))))
+		if kind := p.Get(cxKind); !kind.Exists() || kind.Text() == "plain" {
+			setOnce(&d.titles[0], d.doc.Keep(codexTitle(p.Get(cxMessage).Text())))
 		}
 	case "exec_command_end":
-		c := d.lookup(p.str(cxCallID))
+		c := d.lookup(p.Get(cxCallID).Text())
 		if c == nil {
 			return
 		}
-		if exit := p.get(cxExitCode); exit.Type == gjson.Number {
+		if exit := p.Get(cxExitCode); exit.Kind() == rawjson.Number {
 			code := int(exit.Int())
 			c.Exit, c.endExit = &code, true
-			if c.Status == "running" {
+			if c.Status == StatusRunning {
 				c.Status = ""
 			}
 		}
@@ -322,18 +303,18 @@ func (d *codexDecoder) event(raw string, p *codexObject) {
 		// The user stopped the turn: calls still waiting for their output
 		// will never get it.
 		for _, c := range d.open {
-			if c.Status == "no-result" {
-				c.Status = "interrupted"
+			if c.Status == StatusNoResult {
+				c.Status = StatusInterrupted
 			}
 		}
 		d.open = d.open[:0]
 	case "patch_apply_end":
-		if c := d.lookup(p.str(cxCallID)); c != nil && p.get(cxSuccess).Type == gjson.False {
+		if c := d.lookup(p.Get(cxCallID).Text()); c != nil && isFalse(p.Get(cxSuccess)) {
 			c.IsError = true
 		}
 	case "token_count":
-		usage := value(noIndex.below(raw, "info", p[cxInfo], true, "last_token_usage", "output_tokens"))
-		if usage.Type != gjson.Number {
+		usage := p.Path(cxInfo, "last_token_usage", "output_tokens")
+		if usage.Kind() != rawjson.Number {
 			return
 		}
 		if d.tokens != nil && d.tokens.Tokens == 0 {
@@ -353,80 +334,81 @@ func (d *codexDecoder) lookup(id string) *codexCall {
 }
 
 // item reads one response item: a message, a call or a call's output.
-func (d *codexDecoder) item(p *codexObject, n int, when time.Time) {
+func (d *codexDecoder) item(p *rawjson.Fields, n int, when time.Time) {
 	d.msg++
-	switch p.str(cxType) {
+	switch p.Get(cxType).Text() {
 	case "message":
-		text := codexContent(p[cxContent])
-		switch p.str(cxRole) {
+		text := codexContent(p.Get(cxContent))
+		switch p.Get(cxRole).Text() {
 		case "assistant":
-			d.text = d.keep(text)
+			d.text = d.doc.Keep(text)
 		case "user":
 			d.text = ""
 			if m := envCwdRE.FindStringSubmatch(text); m != nil && strings.Contains(text, "<environment_context>") {
-				setOnce(&d.s.Cwd, d.keep(strings.TrimSpace(m[1])))
+				setOnce(&d.s.Cwd, d.doc.Keep(strings.TrimSpace(m[1])))
 			}
-			setOnce(&d.titles[1], d.keep(codexTitle(text)))
+			setOnce(&d.titles[1], d.doc.Keep(codexTitle(text)))
 		}
 	case "function_call":
 		d.functionCall(p, n, when)
 	case "custom_tool_call":
-		c := d.add(p.str(cxCallID), p.str(cxName), n, when)
+		c := d.add(p.Get(cxCallID).Text(), p.Get(cxName).Text(), n, when)
 		if c == nil {
 			return
 		}
-		in := p.get(cxInput)
+		in := p.Get(cxInput)
 		if c.Tool == "apply_patch" {
-			c.File = d.keep(patchFile(in.String()))
-		} else if s := in.String(); in.Type == gjson.String && validFields(s, nil) && isObject(s[skipSpace(s, 0):]) {
-			d.args(c.Call, s)
-		} else if in.Type == gjson.String {
-			c.Args = map[string]string{"input": d.keep(cut(s, maxArg))}
+			c.File = d.doc.Keep(patchFile(in.Text()))
+		} else if in.Kind() == rawjson.String {
+			if args, ok := rawjson.Parse(in.Text()); ok && args.Kind() == rawjson.Object {
+				d.args(c.Call, args)
+			} else {
+				c.Args = map[string]string{"input": d.doc.Keep(cut(in.Text(), maxArg))}
+			}
 		}
 	case "local_shell_call":
-		id := p.str(cxCallID)
+		id := p.Get(cxCallID).Text()
 		if id == "" {
-			id = p.str(cxID)
+			id = p.Get(cxID).Text()
 		}
 		c := d.add(id, "local_shell_call", n, when)
 		if c == nil {
 			return
 		}
-		d.args(c.Call, p[cxAction])
+		d.args(c.Call, p.Get(cxAction))
 		delete(c.Args, "type")
 	case "function_call_output", "custom_tool_call_output":
 		d.output(p, n, when)
 	}
 }
 
-func (d *codexDecoder) functionCall(p *codexObject, n int, when time.Time) {
-	id := p.str(cxCallID)
-	// args is the raw argument value: the JSON a string holds, or an
-	// object.
-	var args string
-	switch a := p.get(cxArguments); {
-	case a.Type == gjson.String && validFields(a.Str, nil):
-		args = a.Str
-	case a.IsObject():
-		args = a.Raw
+func (d *codexDecoder) functionCall(p *rawjson.Fields, n int, when time.Time) {
+	id := p.Get(cxCallID).Text()
+	// args is the argument value: the JSON a string holds, or an object.
+	var args rawjson.Value
+	switch a := p.Get(cxArguments); a.Kind() {
+	case rawjson.String:
+		args, _ = rawjson.Parse(a.Text())
+	case rawjson.Object:
+		args = a
 	}
-	if p.str(cxName) == "write_stdin" {
+	if p.Get(cxName).Text() == "write_stdin" {
 		if _, seen := d.polls[id]; !seen && id != "" {
-			id = d.keep(id)
-			sid := value(field(args, "session_id")).String()
+			id = d.doc.Keep(id)
+			sid := args.Get("session_id").Text()
 			d.polls[id] = d.running[sid]
 			if d.polls[id] == nil {
-				d.orphans[id] = d.keep(sid)
+				d.orphans[id] = d.doc.Keep(sid)
 			}
 		}
 		return
 	}
-	c := d.add(id, p.str(cxName), n, when)
+	c := d.add(id, p.Get(cxName).Text(), n, when)
 	if c == nil {
 		return
 	}
 	if c.Tool == "apply_patch" {
-		c.File = d.keep(patchFile(value(field(args, "input")).String()))
+		c.File = d.doc.Keep(patchFile(args.Get("input").Text()))
 		return
 	}
 	d.args(c.Call, args)
@@ -438,15 +420,15 @@ func (d *codexDecoder) add(id, tool string, n int, when time.Time) *codexCall {
 	if id != "" && d.calls[id] != nil {
 		return nil
 	}
-	id = d.keep(id)
+	id = d.doc.Keep(id)
 	c := &Call{
 		Msg:    d.msg,
 		ID:     id,
-		Tool:   d.keep(tool),
+		Tool:   d.doc.Keep(tool),
 		Kind:   KindOf(tool),
 		Start:  when,
 		Text:   abridgeText(d.text),
-		Status: "no-result",
+		Status: StatusNoResult,
 		Pos:    Pos{File: d.s.Path, Line: n},
 	}
 	d.text = ""
@@ -462,29 +444,33 @@ func (d *codexDecoder) add(id, tool string, n int, when time.Time) *codexCall {
 	return cc
 }
 
-// codexShellNames are the members of a tool's arguments that hold its
-// shell command.
-var codexShellNames = []string{"command", "cmd"}
+// The members of a tool's arguments that hold its shell command, by their
+// index in codexShellNames.
+const (
+	shCommand = iota
+	shCmd
+)
 
-// args fills in c's command, file and arguments from a tool's raw argument
+var codexShellNames = rawjson.NewNames("command", "cmd")
+
+// args fills in c's command, file and arguments from a tool's argument
 // value, whose shell command is an argv array (shell, local_shell_call), a
 // string (shell_command) or the string "cmd" (exec_command).
-func (d *codexDecoder) args(c *Call, raw string) {
-	setInputRaw(c, raw, d.keep, d.keep)
-	if c.Kind != Shell {
+func (d *codexDecoder) args(c *Call, args rawjson.Value) {
+	setInput(c, args, d.doc.Keep, d.doc.Keep)
+	if c.Kind != KindShell {
 		return
 	}
-	var f [2]string
-	fields(raw, codexShellNames, f[:])
-	if isArray(f[0]) {
+	var f rawjson.Fields
+	args.Pick(codexShellNames, &f)
+	if command := f.Get(shCommand); command.Kind() == rawjson.Array {
 		var argv []string
-		eachElement(f[0], func(a string) bool {
-			argv = append(argv, value(a).String())
-			return true
-		})
-		c.Command = d.keep(argvLine(argv))
-	} else if cmd := value(f[1]); c.Command == "" && cmd.Type == gjson.String {
-		c.Command = d.keep(cmd.Str)
+		for a := range command.Elements() {
+			argv = append(argv, a.Text())
+		}
+		c.Command = d.doc.Keep(argvLine(argv))
+	} else if cmd := f.Get(shCmd); c.Command == "" && cmd.Kind() == rawjson.String {
+		c.Command = d.doc.Keep(cmd.Text())
 		delete(c.Args, "cmd")
 	}
 	if c.Args == nil {
@@ -497,14 +483,14 @@ func (d *codexDecoder) args(c *Call, raw string) {
 	}
 }
 
-func (d *codexDecoder) output(p *codexObject, n int, when time.Time) {
-	id := p.str(cxCallID)
+func (d *codexDecoder) output(p *rawjson.Fields, n int, when time.Time) {
+	id := p.Get(cxCallID).Text()
 	if d.outputs[id] {
 		return // a replayed copy of an output already read
 	}
-	text, failed := codexOutput(p[cxOutput])
+	text, failed := codexOutput(p.Get(cxOutput))
 	if c, ok := d.polls[id]; ok {
-		d.outputs[d.keep(id)] = true
+		d.outputs[d.doc.Keep(id)] = true
 		if c == nil {
 			d.s.skip(n, "write_stdin output for session "+strconv.Quote(d.orphans[id])+", which no exec_command started")
 			return
@@ -514,23 +500,23 @@ func (d *codexDecoder) output(p *codexObject, n int, when time.Time) {
 	}
 	c := d.calls[id]
 	if c == nil {
-		d.s.skip(n, p.str(cxType)+" for unknown call "+strconv.Quote(id))
+		d.s.skip(n, p.Get(cxType).Text()+" for unknown call "+strconv.Quote(id))
 		return
 	}
-	d.outputs[d.keep(id)] = true
+	d.outputs[d.doc.Keep(id)] = true
 	c.Status = ""
 	c.End = when
 	c.IsError = c.IsError || failed
 	res := parseExec(text)
-	c.Output = d.keep(abridge(res.out))
+	c.Output = d.doc.Keep(abridge(res.out))
 	if !c.endExit && res.exit != nil {
 		c.Exit = res.exit
 	}
 	if res.session != "" && c.Exit == nil {
 		// Polls will add to the output: keep it whole until then.
-		c.output = d.keep(res.out)
-		c.Status = "running"
-		d.running[d.keep(res.session)] = c
+		c.output = d.doc.Keep(res.out)
+		c.Status = StatusRunning
+		d.running[d.doc.Keep(res.session)] = c
 	}
 	switch {
 	case c.Tool == "apply_patch":
@@ -544,14 +530,14 @@ func (d *codexDecoder) output(p *codexObject, n int, when time.Time) {
 // and takes the exit code once the process has ended.
 func (d *codexDecoder) poll(c *codexCall, text string, when time.Time) {
 	res := parseExec(text)
-	c.output = d.keep(c.output + res.out)
+	c.output = d.doc.Keep(c.output + res.out)
 	c.Output = abridge(c.output)
 	c.End = when
 	if res.exit != nil {
 		if !c.endExit {
 			c.Exit = res.exit
 		}
-		if c.Status == "running" {
+		if c.Status == StatusRunning {
 			c.Status = ""
 		}
 	}
@@ -561,25 +547,25 @@ func (d *codexDecoder) poll(c *codexCall, text string, when time.Time) {
 func (d *codexDecoder) execEvent(typ string, rec *codexRecord, n int) {
 	switch typ {
 	case "thread.started":
-		setOnce(&d.s.ID, d.keep(rec.top.str(cxThreadID)))
+		setOnce(&d.s.ID, d.doc.Keep(rec.top.Get(cxThreadID).Text()))
 	case "turn.started":
 		d.text = ""
 	case "turn.failed":
-		msg := firstLine(value(noIndex.below(d.line, "error", rec.top[cxError], true, "message")).String(), 200)
+		msg := firstLine(rec.top.Path(cxError, "message").Text(), 200)
 		if msg == "" {
 			msg = "no message"
 		}
 		d.s.Notes = append(d.s.Notes, "a turn failed: "+msg)
 	case "item.started", "item.updated", "item.completed":
-		d.execItem(rec.top[cxItem], &rec.item, n)
+		d.execItem(&rec.item, n)
 	}
 }
 
-// execItem reads one state of an exec stream item, the raw value raw with
-// the members it, which are all "" when raw is not an object. The first
-// state of an item makes its call; later states update it.
-func (d *codexDecoder) execItem(raw string, it *codexObject, n int) {
-	id := it.str(cxID)
+// execItem reads one state of an exec stream item, with the members it,
+// which are all Missing when the item is not an object. The first state
+// of an item makes its call; later states update it.
+func (d *codexDecoder) execItem(it *rawjson.Fields, n int) {
+	id := it.Get(cxID).Text()
 	c, seen := d.items[id]
 	if id == "" {
 		c, seen = nil, false // an item without an id is new each time
@@ -587,20 +573,20 @@ func (d *codexDecoder) execItem(raw string, it *codexObject, n int) {
 	if !seen {
 		d.msg++
 	}
-	typ := it.str(cxType)
+	typ := it.Get(cxType).Text()
 	if typ == "agent_message" {
-		d.text = d.keep(it.str(cxText))
+		d.text = d.doc.Keep(it.Get(cxText).Text())
 	}
 	if typ != "command_execution" && typ != "file_change" && typ != "mcp_tool_call" {
 		if !seen && id != "" {
-			d.items[d.keep(id)] = nil
+			d.items[d.doc.Keep(id)] = nil
 		}
 		return
 	}
 	if c == nil {
 		tool := typ
 		if typ == "mcp_tool_call" {
-			tool = it.str(cxTool)
+			tool = it.Get(cxTool).Text()
 		}
 		if c = d.add(id, tool, n, time.Time{}); c == nil {
 			return // the id of a call already read
@@ -609,50 +595,45 @@ func (d *codexDecoder) execItem(raw string, it *codexObject, n int) {
 			d.items[c.ID] = c
 		}
 	}
-	status := it.str(cxStatus)
-	c.Status = d.keep(status)
+	status := it.Get(cxStatus).Text()
+	c.Status = Status(d.doc.Keep(status))
 	c.IsError = status == "failed" || status == "declined"
 	switch typ {
 	case "command_execution":
-		c.Command = d.keep(unwrapShell(it.str(cxCommand)))
-		c.Output = d.keep(abridge(it.str(cxAggregatedOutput)))
-		if exit := it.get(cxExitCode); exit.Type == gjson.Number {
+		c.Command = d.doc.Keep(unwrapShell(it.Get(cxCommand).Text()))
+		c.Output = d.doc.Keep(abridge(it.Get(cxAggregatedOutput).Text()))
+		if exit := it.Get(cxExitCode); exit.Kind() == rawjson.Number {
 			code := int(exit.Int())
 			c.Exit = &code
 		}
 	case "file_change":
 		var paths []string
-		var path [1]string
-		eachValueFields(it[cxChanges], codexPathName, path[:], func(string) bool {
-			paths = append(paths, value(path[0]).String())
-			return true
-		})
+		for change := range it.Get(cxChanges).Values() {
+			paths = append(paths, change.Get("path").Text())
+		}
 		if len(paths) > 0 {
-			c.File = d.keep(paths[0])
+			c.File = d.doc.Keep(paths[0])
 		}
 		if len(paths) > 1 {
-			c.Args = map[string]string{"files": d.keep(cut(strings.Join(paths, " "), maxArg))}
+			c.Args = map[string]string{"files": d.doc.Keep(cut(strings.Join(paths, " "), maxArg))}
 		}
 	case "mcp_tool_call":
 		c.Args = nil
-		setInputRaw(c.Call, it[cxArguments], d.keep, d.keep)
-		if server := it.str(cxServer); server != "" {
+		setInput(c.Call, it.Get(cxArguments), d.doc.Keep, d.doc.Keep)
+		if server := it.Get(cxServer).Text(); server != "" {
 			if c.Args == nil {
 				c.Args = make(map[string]string)
 			}
-			c.Args["server"] = d.keep(cut(server, maxArg))
+			c.Args["server"] = d.doc.Keep(cut(server, maxArg))
 		}
-		if e := it[cxError]; e != "" && e != "null" {
+		if e := it.Get(cxError); e.Exists() && e.Kind() != rawjson.Null {
 			c.IsError = true
-			c.Output = d.keep(abridge(value(field(e, "message")).String()))
+			c.Output = d.doc.Keep(abridge(e.Get("message").Text()))
 		} else {
-			c.Output = d.keep(abridge(codexContent(noIndex.below(raw, "result", it[cxResult], true, "content"))))
+			c.Output = d.doc.Keep(abridge(codexContent(it.Path(cxResult, "content"))))
 		}
 	}
 }
-
-// codexPathName names the member of a file change that the decoder reads.
-var codexPathName = []string{"path"}
 
 // An execResult is a command's output with Codex's header or JSON wrapper
 // taken off.
@@ -670,12 +651,11 @@ type execResult struct {
 // running with session ID S"). Other text is returned as it is.
 func parseExec(text string) execResult {
 	if strings.HasPrefix(text, "{") {
-		var v [2]string
-		var meta [1]string
-		set := fieldSet{names: execJSONNames, vals: v[:], inner: []*fieldSet{nil, {names: exitCodeName, vals: meta[:]}}}
-		if validFields(text, &set) && isString(v[0]) && isObject(v[1]) {
-			res := execResult{out: unquote(v[0]), ok: true}
-			if e := value(meta[0]); e.Type == gjson.Number {
+		var f, meta rawjson.Fields
+		_, ok := rawjson.Record(text, execNames, &f, &meta)
+		if out := f.Get(exOutput); ok && out.Kind() == rawjson.String && f.Get(exMetadata).Kind() == rawjson.Object {
+			res := execResult{out: out.Text(), ok: true}
+			if e := meta.Get(exExitCode); e.Kind() == rawjson.Number {
 				code := int(e.Int())
 				res.exit = &code
 			}
@@ -726,64 +706,74 @@ var toolFailedRE = regexp.MustCompile(`^(?:failed to parse function arguments|un
 
 var envCwdRE = regexp.MustCompile(`<cwd>([^<]*)</cwd>`)
 
-// execJSONNames are the members of shell's JSON output, and exitCodeName
-// the member of its metadata, that parseExec reads.
-var (
-	execJSONNames = []string{"output", "metadata"}
-	exitCodeName  = []string{"exit_code"}
+// The members of shell's JSON output that parseExec reads, by their index
+// in execNames, and of its metadata, in metadataNames.
+const (
+	exOutput = iota
+	exMetadata
 )
 
-// codexOutput returns the text of a call's raw output, which is a string,
-// a list of content items, one content item, or, in early builds, an object
+const exExitCode = 0
+
+var (
+	metadataNames = rawjson.NewNames("exit_code")
+	execNames     = rawjson.NewNames("output", "metadata").Nest(exMetadata, metadataNames)
+)
+
+// codexOutput returns the text of a call's output, which is a string, a
+// list of content items, one content item, or, in early builds, an object
 // {content, success}; failed reports success false.
-func codexOutput(raw string) (text string, failed bool) {
-	switch {
-	case isString(raw):
-		return unquote(raw), false
-	case isArray(raw):
-		return codexContent(raw), false
-	case isObject(raw):
-		var f [3]string
-		fields(raw, outputNames, f[:])
-		if f[0] != "" {
-			return codexContent(f[0]), value(f[1]).Type == gjson.False
+func codexOutput(out rawjson.Value) (text string, failed bool) {
+	switch out.Kind() {
+	case rawjson.String:
+		return out.Text(), false
+	case rawjson.Array:
+		return codexContent(out), false
+	case rawjson.Object:
+		if content := out.Get("content"); content.Exists() {
+			return codexContent(content), isFalse(out.Get("success"))
 		}
-		return value(f[2]).String(), false
+		return out.Get("text").Text(), false
 	}
 	return "", false
 }
 
-// outputNames are the members of an output object that codexOutput reads.
-var outputNames = []string{"content", "success", "text"}
-
-// codexContent returns the text of a raw content list, or of a string.
-func codexContent(raw string) string {
-	if !isArray(raw) {
-		return value(raw).String()
+// codexContent returns the text of a content list, or of a string.
+func codexContent(content rawjson.Value) string {
+	if content.Kind() != rawjson.Array {
+		return content.Text()
 	}
 	var b strings.Builder
-	var f [2]string
-	eachElementFields(raw, contentNames, f[:], func(string) bool {
+	var f rawjson.Fields
+	for range content.PickEach(contentNames, &f) {
 		var s string
-		switch t := value(f[0]).String(); {
+		switch t := f.Get(ctType).Text(); {
 		case strings.HasSuffix(t, "image"):
 			s = "[image]"
-		case f[1] != "":
-			s = value(f[1]).String()
+		case f.Get(ctText).Exists():
+			s = f.Get(ctText).Text()
 		default:
-			return true
+			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(s)
-		return true
-	})
+	}
 	return b.String()
 }
 
-// contentNames are the members of a content item that codexContent reads.
-var contentNames = []string{"type", "text"}
+// The members of a content item that codexContent reads, by their index
+// in contentNames.
+const (
+	ctType = iota
+	ctText
+)
+
+var contentNames = rawjson.NewNames("type", "text")
+
+// isFalse reports whether v is false.
+func isFalse(v rawjson.Value) bool { return v.Kind() == rawjson.Bool && !v.Bool() }
 
 // codexTitle turns a user message into a title, unless it is text Codex
 // injects: AGENTS.md instructions, the environment context.

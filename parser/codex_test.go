@@ -33,7 +33,7 @@ func TestCodexPolls(t *testing.T) {
 		Calls   int
 		Output  string
 		Exit    any
-		Status  string
+		Status  Status
 		Skipped []string
 	}
 	tests := []struct {

@@ -30,7 +30,7 @@ func (s *Session) detach() {
 	for _, c := range s.Calls {
 		c.ID, c.Command, c.File = strings.Clone(c.ID), strings.Clone(c.Command), strings.Clone(c.File)
 		c.Output, c.Text = strings.Clone(c.Output), strings.Clone(c.Text)
-		c.Tool, c.Status, c.Note, c.Sidechain = once(c.Tool), once(c.Status), once(c.Note), once(c.Sidechain)
+		c.Tool, c.Status, c.Note, c.Sidechain = once(c.Tool), Status(once(string(c.Status))), once(c.Note), once(c.Sidechain)
 		if c.Args != nil {
 			args := make(map[string]string, len(c.Args))
 			for k, v := range c.Args {

@@ -7,5 +7,7 @@
 // hands the input to that format's decoder. Decoders stream where the format
 // allows it, never fail on a malformed record (they skip it and record a
 // SyntaxError in Session.Skipped), and return an error only when the input
-// itself cannot be read.
+// itself cannot be read. They read JSON through parser/internal/rawjson,
+// which validates a record and picks out the members a decoder names in
+// one pass.
 package parser

@@ -35,8 +35,9 @@ func (e *SyntaxError) Error() string { return e.Pos.String() + ": " + e.Msg }
 func (e *SyntaxError) MarshalText() ([]byte, error) { return []byte(e.Error()), nil }
 
 // jsonError explains why data is not valid JSON, in the words of
-// encoding/json, for a record gjson has already found invalid. It returns the
-// byte offset of the error too, or -1 when encoding/json cannot tell.
+// encoding/json, for a record the validators have found invalid. It
+// returns the byte offset of the error too, or -1 when encoding/json cannot
+// tell.
 func jsonError(data []byte) (msg string, offset int64) {
 	var v struct{}
 	err := json.NewDecoder(bytes.NewReader(data)).Decode(&v)

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-
-	"github.com/tidwall/gjson"
 )
 
 // A Format is one transcript format: how to recognize it and how to read it.
@@ -149,48 +146,43 @@ func Detect(head []byte) *Format {
 
 var bom = []byte("\xef\xbb\xbf")
 
-// topMembers returns the values of the named members of the object v, read
-// in one pass where a gjson.Get for each name would read a head that lacks
-// them once per name. A member v does not hold, or holds past where it is
-// cut off, is left empty; of a repeated name, the first value counts, as
-// with Get.
-func topMembers(v gjson.Result, names ...string) []gjson.Result {
-	out := make([]gjson.Result, len(names))
-	v.ForEach(func(key, value gjson.Result) bool {
-		if i := slices.Index(names, key.String()); i >= 0 && !out[i].Exists() {
-			out[i] = value
-		}
-		return true
-	})
-	return out
-}
-
 // Parse reads one transcript from r; name is used in positions and
 // messages. When f is nil the format is detected from the first HeadSize
 // bytes, and ErrEmpty, ErrDatabase, ErrBinary or ErrUnknownFormat is
 // returned when there is none.
 // Other errors come from reading r and arrive with what was read before.
-func Parse(r io.Reader, name string, f *Format) (*Session, error) {
-	return ParseEach(r, name, f, nil)
+// Options ask for each call as it is read (Each), and for the calls to be
+// let go once handed out (Forget).
+func Parse(r io.Reader, name string, f *Format, opts ...Option) (*Session, error) {
+	var o Option
+	for _, opt := range opts {
+		if opt.done != nil {
+			o.done = opt.done
+		}
+		o.forget = o.forget || opt.forget
+	}
+	return parse(r, name, f, o.done, o.forget)
 }
 
-// ParseEach is Parse that calls done, when it is not nil, with each call
-// of the session once the decoder is done with it: as soon as its result
-// is read for formats that stream (Claude Code's), at the end for the
-// others. done is called in the goroutine of ParseEach, before it returns
-// the session, once for each call; it may change the call.
-func ParseEach(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
-	return parse(r, name, f, done, false)
+// An Option changes how Parse reads a transcript: Each, Forget.
+type Option struct {
+	done   func(*Call)
+	forget bool
 }
 
-// ParseStream is ParseEach for a caller that keeps the calls done is
-// given, or lets them go: the session that a format that streams returns
-// holds none of them (its Calls is empty), so that a long transcript is
-// never held whole. The other formats' sessions keep their calls, as
-// ParseEach's do. done must not be nil.
-func ParseStream(r io.Reader, name string, f *Format, done func(*Call)) (*Session, error) {
-	return parse(r, name, f, done, true)
-}
+// Each makes Parse call done with each call of the session once the
+// decoder is done with it: as soon as its result is read for formats that
+// stream (Claude Code's), at the end for the others. done is called in the
+// goroutine of Parse, before it returns the session, once for each call;
+// it may change the call.
+func Each(done func(*Call)) Option { return Option{done: done} }
+
+// Forget makes Parse let go of each call once Each has handed it out, for
+// a caller that keeps the calls it is given or lets them go: the session a
+// format that streams returns holds none of them (its Calls is empty), so
+// that a long transcript is never held whole. The other formats' sessions
+// keep their calls. Without Each, Forget does nothing.
+func Forget() Option { return Option{forget: true} }
 
 func parse(r io.Reader, name string, f *Format, done func(*Call), forget bool) (*Session, error) {
 	br := UTF8(r)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // FuzzParse checks that no input makes a decoder panic, that every reported
@@ -22,7 +24,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("Exporting session: ses_x{\"info\":{\"id\":\"ses_x\"},\"messages\":[{\"parts\":[{\"type\":\"tool\""))
 	// Nested a level deeper than the validators go, in a record and in
 	// a document.
-	deep := strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1)
+	deep := strings.Repeat("[", rawjson.MaxDepth+1) + strings.Repeat("]", rawjson.MaxDepth+1)
 	f.Add([]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls","x":` + deep + "}}]}}\n"))
 	f.Add([]byte(`{"info":{"id":"ses_x"},"messages":[{"parts":[{"type":"tool","state":{"input":` + deep + "}}]}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -33,7 +35,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // FuzzClaudeCode fuzzes the Claude Code decoder with the invariants of
-// FuzzParse, and checks that ParseStream hands out the calls ParseEach
+// FuzzParse, and checks that Forget hands out the calls Each alone
 // does.
 func FuzzClaudeCode(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "claude-code", "*"))
@@ -42,22 +44,22 @@ func FuzzClaudeCode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", fm) })
 		var each, stream []*Call
-		want, _ := ParseEach(bytes.NewReader(data), "fuzz", fm, func(c *Call) { each = append(each, c) })
-		got, _ := ParseStream(bytes.NewReader(data), "fuzz", fm, func(c *Call) { stream = append(stream, c) })
+		want, _ := Parse(bytes.NewReader(data), "fuzz", fm, Each(func(c *Call) { each = append(each, c) }))
+		got, _ := Parse(bytes.NewReader(data), "fuzz", fm, Forget(), Each(func(c *Call) { stream = append(stream, c) }))
 		if want == nil || got == nil {
 			if want != got {
-				t.Errorf("ParseEach gave %v, ParseStream %v", want, got)
+				t.Errorf("with Each alone: %v; with Forget: %v", want, got)
 			}
 			return
 		}
 		if len(got.Calls) != 0 {
-			t.Errorf("ParseStream's session keeps %d calls", len(got.Calls))
+			t.Errorf("the session of Parse with Forget keeps %d calls", len(got.Calls))
 		}
 		want.Calls, got.Calls = nil, nil
 		w, _ := json.Marshal([]any{want, each})
 		g, _ := json.Marshal([]any{got, stream})
 		if !bytes.Equal(w, g) {
-			t.Errorf("ParseStream gives otherwise than ParseEach:\n%s\n%s", w, g)
+			t.Errorf("Forget gives otherwise than Each alone:\n%s\n%s", w, g)
 		}
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // Gemini CLI records a chat under ~/.gemini/tmp/<project>/chats/ in one of
@@ -43,30 +43,30 @@ var geminiTypes = map[string]bool{"user": true, "gemini": true, "info": true, "e
 
 // matchGemini accepts a ConversationRecord (legacy .json, /export-session),
 // a .jsonl whose header carries the same metadata, and a /chat save
-// checkpoint. gjson reads the first JSON value of head even when head ends
+// checkpoint. The first JSON value of head is read even when head ends
 // inside it.
 func matchGemini(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
 	if len(head) == 0 {
 		return false
 	}
-	doc := gjson.Parse(bytesString(head))
+	doc := rawjson.Peek(bytesString(head))
 	switch head[0] {
 	case '[':
-		return geminiContent(doc.Get("0"))
+		return geminiContent(doc.Path("0"))
 	case '{':
 	default:
 		return false
 	}
-	if geminiContent(doc.Get("history.0")) {
+	if geminiContent(doc.Path("history", "0")) {
 		return true
 	}
-	if doc.Get("sessionId").Type != gjson.String || doc.Get("projectHash").Type != gjson.String {
+	if doc.Get("sessionId").Kind() != rawjson.String || doc.Get("projectHash").Kind() != rawjson.String {
 		return false
 	}
 	// Claude Code lines carry a sessionId too, but never a projectHash. A
 	// real record always has startTime; without it, ask for a message.
-	if doc.Get("startTime").Type == gjson.String || geminiTypes[doc.Get("messages.0.type").String()] {
+	if doc.Get("startTime").Kind() == rawjson.String || geminiTypes[doc.Path("messages", "0", "type").Text()] {
 		return true
 	}
 	first := true
@@ -78,17 +78,17 @@ func matchGemini(head []byte) bool {
 		if line = bytes.TrimSpace(line); len(line) == 0 {
 			continue
 		}
-		rec := gjson.ParseBytes(line)
-		return rec.Get("$set").IsObject() || rec.Get("$rewindTo").Type == gjson.String ||
-			(rec.Get("id").Type == gjson.String && geminiTypes[rec.Get("type").String()])
+		rec := rawjson.Peek(bytesString(line))
+		return rec.Get("$set").Kind() == rawjson.Object || rec.Get("$rewindTo").Kind() == rawjson.String ||
+			(rec.Get("id").Kind() == rawjson.String && geminiTypes[rec.Get("type").Text()])
 	}
 	return false
 }
 
 // geminiContent reports whether c looks like a Gemini API content.
-func geminiContent(c gjson.Result) bool {
-	role := c.Get("role").String()
-	return (role == "user" || role == "model") && c.Get("parts").IsArray()
+func geminiContent(c rawjson.Value) bool {
+	role := c.Get("role").Text()
+	return (role == "user" || role == "model") && c.Get("parts").Kind() == rawjson.Array
 }
 
 func decodeGemini(r io.Reader, name string) (*Session, error) {
@@ -132,8 +132,7 @@ func geminiDocument(head []byte) bool {
 		return true
 	}
 	first, rest, _ := bytes.Cut(head, []byte("\n"))
-	if validJSON(first) {
-		r := gjson.ParseBytes(first)
+	if r, ok := rawjson.Parse(bytesString(first)); ok {
 		return r.Get("messages").Exists() || r.Get("history").Exists()
 	}
 	// A header broken in the middle still has records after it.
@@ -162,7 +161,7 @@ type geminiMeta struct {
 }
 
 // The members of a ConversationRecord, a header or a $set record that the
-// decoder reads, by their index in geminiMetaFields.
+// decoder reads, by their index in geminiMetaNames.
 const (
 	gmSessionID = iota
 	gmSummary
@@ -172,36 +171,35 @@ const (
 	gmLastUpdated
 	gmMessages
 	gmHistory
-	gmCount
 )
 
-var geminiMetaFields = []string{"sessionId", "summary", "kind", "directories", "startTime", "lastUpdated", "messages", "history"}
+var geminiMetaNames = rawjson.NewNames("sessionId", "summary", "kind", "directories", "startTime", "lastUpdated", "messages", "history")
 
-// set takes the metadata in f, the raw members of a header, a $set record
-// or a whole record.
-func (m *geminiMeta) set(f *[gmCount]string) {
-	if v := f[gmSessionID]; isString(v) {
-		m.id = value(v).String()
+// set takes the metadata in f, the members of a header, a $set record or
+// a whole record.
+func (m *geminiMeta) set(f *rawjson.Fields) {
+	if v := f.Get(gmSessionID); v.Kind() == rawjson.String {
+		m.id = v.Text()
 	}
-	if v := f[gmSummary]; isString(v) {
-		m.summary = value(v).String()
+	if v := f.Get(gmSummary); v.Kind() == rawjson.String {
+		m.summary = v.Text()
 	}
-	if v := f[gmKind]; isString(v) {
-		m.kind = value(v).String()
+	if v := f.Get(gmKind); v.Kind() == rawjson.String {
+		m.kind = v.Text()
 	}
 	// directories lists the workspace directories; the first is the project
 	// root the session runs in.
-	if v := f[gmDirectories]; isArray(v) {
+	if v := f.Get(gmDirectories); v.Kind() == rawjson.Array {
 		m.cwd = ""
-		noIndex.eachElementAt(v, func(_ int, dir string) bool {
-			m.cwd = value(dir).String()
-			return false
-		})
+		for dir := range v.Elements() {
+			m.cwd = dir.Text()
+			break
+		}
 	}
-	if t := parseTime(value(f[gmStartTime]).String()); !t.IsZero() {
+	if t := parseTime(f.Get(gmStartTime).Text()); !t.IsZero() {
 		m.start = t
 	}
-	if t := parseTime(value(f[gmLastUpdated]).String()); !t.IsZero() {
+	if t := parseTime(f.Get(gmLastUpdated).Text()); !t.IsZero() {
 		m.end = t
 	}
 }
@@ -243,7 +241,7 @@ func (m *geminiMeta) build(s *Session, msgs []*geminiMsg) {
 }
 
 // The members of a message record that the decoder reads, by their index
-// in geminiMsgFields.
+// in geminiMsgNames.
 const (
 	gfID = iota
 	gfType
@@ -253,87 +251,90 @@ const (
 	gfContent
 	gfToolCalls
 	gfTokens
-	gfCount
 )
 
-var geminiMsgFields = []string{"id", "type", "timestamp", "model", "displayContent", "content", "toolCalls", "tokens"}
+var geminiMsgNames = rawjson.NewNames("id", "type", "timestamp", "model", "displayContent", "content", "toolCalls", "tokens")
 
 // A geminiReader reads messages and calls out of JSON text: a .jsonl
-// record, or a whole document, which may be cut short at a syntax error.
+// record, or a whole document, which may be cut short at a syntax error:
+// then its last values may be incomplete, and are not Valid.
 type geminiReader struct {
 	path string
-	idx  *docIndex // the index of a valid document; nil for a record
-	cut  bool      // the text ends early: its last values may be incomplete
 	// lineAt turns the offset of a value in the text into its line number.
 	lineAt func(off int) int
 }
 
-// readMsg keeps what is needed of message record m, found at offset at.
-func (t *geminiReader) readMsg(m string, at int) *geminiMsg {
-	var f [gfCount]string
-	var offs [gfCount]int
-	dups := t.idx.fieldsAt(m, geminiMsgFields, f[:], offs[:])
+// readMsg keeps what is needed of message record m.
+func (t *geminiReader) readMsg(m rawjson.Value) *geminiMsg {
+	var f rawjson.Fields
+	m.Pick(geminiMsgNames, &f)
 	g := &geminiMsg{
-		id:    value(f[gfID]).String(),
-		typ:   value(f[gfType]).String(),
-		time:  parseTime(value(f[gfTimestamp]).String()),
-		model: value(f[gfModel]).String(),
+		id:    f.Get(gfID).Text(),
+		typ:   f.Get(gfType).Text(),
+		time:  parseTime(f.Get(gfTimestamp).Text()),
+		model: f.Get(gfModel).Text(),
 	}
 	if g.typ == "user" {
-		text := t.text(f[gfDisplayContent])
+		text := t.text(f.Get(gfDisplayContent))
 		if strings.TrimSpace(text) == "" {
-			text = t.text(f[gfContent])
+			text = t.text(f.Get(gfContent))
 		}
 		if !geminiInjected(text) {
 			g.prompt = firstLine(text, 100)
 		}
 	}
-	calls := f[gfToolCalls]
-	if !isArray(calls) {
+	calls := f.Get(gfToolCalls)
+	if calls.Kind() != rawjson.Array {
 		return g
 	}
-	text := abridgeText(t.text(f[gfContent]))
-	tokens := int(value(t.idx.below(m, "tokens", f[gfTokens], dups&(1<<gfTokens) != 0, "output")).Int())
-	t.idx.eachElementAt(calls, func(off int, tc string) bool {
-		if t.cut && !validJSONString(tc) {
-			return false // the cut-off end of a truncated record
+	text := abridgeText(t.text(f.Get(gfContent)))
+	tokens := int(f.Path(gfTokens, "output").Int())
+	for tc := range calls.Elements() {
+		if !tc.Valid() {
+			break // the cut-off end of a truncated record
 		}
-		c := t.call(tc, t.lineAt(at+offs[gfToolCalls]+off))
+		c := t.call(tc, t.lineAt(tc.Offset()))
 		if len(g.calls) == 0 {
 			c.Text, c.Tokens = text, tokens
 		}
 		g.calls = append(g.calls, c)
-		return true
-	})
+	}
 	return g
 }
 
-// The members of a ToolCallRecord that the decoder reads.
-var geminiCallFields = []string{"id", "name", "timestamp", "args", "result", "resultDisplay", "status"}
+// The members of a ToolCallRecord that the decoder reads, by their index
+// in geminiCallNames.
+const (
+	gcID = iota
+	gcName
+	gcTimestamp
+	gcArgs
+	gcResult
+	gcResultDisplay
+	gcStatus
+)
+
+var geminiCallNames = rawjson.NewNames("id", "name", "timestamp", "args", "result", "resultDisplay", "status")
 
 // call reads one ToolCallRecord, valid JSON.
-func (t *geminiReader) call(tc string, line int) *Call {
-	var f [7]string
-	t.idx.fieldsAt(tc, geminiCallFields, f[:], nil)
+func (t *geminiReader) call(tc rawjson.Value, line int) *Call {
+	var f rawjson.Fields
+	tc.Pick(geminiCallNames, &f)
 	c := &Call{
-		ID:    value(f[0]).String(),
-		Tool:  value(f[1]).String(),
-		Start: parseTime(value(f[2]).String()),
+		ID:    f.Get(gcID).Text(),
+		Tool:  f.Get(gcName).Text(),
+		Start: parseTime(f.Get(gcTimestamp).Text()),
 		Pos:   Pos{File: t.path, Line: line},
 	}
 	c.Kind = KindOf(c.Tool)
-	setInputRaw(c, f[3], asIs, asIs)
-	out, errText, ok := t.response(f[4])
-	if display := f[5]; !ok && isString(display) {
-		out = value(display).String()
+	setInput(c, f.Get(gcArgs), nil, nil)
+	out, errText, ok := t.response(f.Get(gcResult))
+	if display := f.Get(gcResultDisplay); !ok && display.Kind() == rawjson.String {
+		out = display.Text()
 	}
-	geminiOutcome(c, value(f[6]).String(), out, errText)
+	geminiOutcome(c, Status(f.Get(gcStatus).Text()), out, errText)
 	return c
 }
-
-// asIs returns s: setInputRaw keeps and names strings with it where the
-// text they are cut from is not reused.
-func asIs(s string) string { return s }
 
 // geminiOutcome sets c's output, exit code and status from its result text
 // and error text and the record's status, which checkpoints do not have.
@@ -346,9 +347,9 @@ func asIs(s string) string { return s }
 // status word "cancelled" so that readers can tell a refusal from a failure.
 // Statuses of calls still in flight (scheduled, executing, …) mean the
 // session stopped during the call: "interrupted", as other formats say.
-func geminiOutcome(c *Call, status, out, errText string) {
+func geminiOutcome(c *Call, status Status, out, errText string) {
 	var sh geminiShellResult
-	if c.Kind == Shell {
+	if c.Kind == KindShell {
 		sh = geminiShell(out)
 		out = sh.out
 		c.Exit = sh.exit
@@ -365,109 +366,124 @@ func geminiOutcome(c *Call, status, out, errText string) {
 		if errText != "" {
 			c.IsError = true
 			if strings.HasPrefix(errText, "[Operation Cancelled]") {
-				c.Status = "cancelled"
+				c.Status = StatusCancelled
 			}
 			out = joinLines(errText, out)
 		}
-	case "error":
+	case StatusError:
 		c.Status = status
 		c.IsError = true
 		if errText != "" {
 			out = errText
 		}
-	case "cancelled":
+	case StatusCancelled:
 		c.Status = status
 		c.IsError = true
 		out = joinLines(errText, out)
 	default:
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 	}
 	// Since January 2026 the shell tool prints "Exit Code:" only when it is
 	// not zero.
-	if c.Kind == Shell && sh.framed && !sh.exitLine && !sh.signal && !sh.failed && !c.IsError && c.Status != "interrupted" {
+	if c.Kind == KindShell && sh.framed && !sh.exitLine && !sh.signal && !sh.failed && !c.IsError && c.Status != StatusInterrupted {
 		zero := 0
 		c.Exit = &zero
 	}
 	c.Output = abridge(out)
 }
 
-// The members of a result part that the decoder reads.
-var geminiPartFields = []string{"functionResponse", "text", "inlineData", "fileData"}
+// The members of a result part that the decoder reads, by their index in
+// geminiPartNames.
+const (
+	gpFunctionResponse = iota
+	gpText
+	gpInlineData
+	gpFileData
+)
 
-// response returns the output and error texts of a raw tool result: a
-// list of parts (functionResponse, text, inline data) or a single one. ok
-// is false when there is no result at all.
-func (t *geminiReader) response(res string) (out, errText string, ok bool) {
-	if res == "" || res == "null" {
+var geminiPartNames = rawjson.NewNames("functionResponse", "text", "inlineData", "fileData")
+
+// response returns the output and error texts of a tool result: a list of
+// parts (functionResponse, text, inline data) or a single one. ok is false
+// when there is no result at all.
+func (t *geminiReader) response(res rawjson.Value) (out, errText string, ok bool) {
+	if !res.Exists() || res.Kind() == rawjson.Null {
 		return "", "", false
 	}
 	var outs, errs []string
-	part := func(p string) {
-		if isString(p) {
-			outs = append(outs, value(p).String())
+	part := func(p rawjson.Value) {
+		if p.Kind() == rawjson.String {
+			outs = append(outs, p.Text())
 			return
 		}
-		var f [4]string
-		dups := t.idx.fieldsAt(p, geminiPartFields, f[:], nil)
+		var f rawjson.Fields
+		p.Pick(geminiPartNames, &f)
 		switch {
-		case isObject(f[0]):
-			r := t.idx.below(p, "functionResponse", f[0], dups&1 != 0, "response")
-			var oe [2]string
-			t.idx.fieldsAt(r, []string{"output", "error"}, oe[:], nil)
-			if oe[0] != "" {
-				outs = append(outs, geminiScalar(oe[0]))
+		case f.Get(gpFunctionResponse).Kind() == rawjson.Object:
+			r := f.Path(gpFunctionResponse, "response")
+			output, e := r.Get("output"), r.Get("error")
+			if output.Exists() {
+				outs = append(outs, geminiScalar(output))
 			}
-			if oe[1] != "" {
-				errs = append(errs, geminiScalar(oe[1]))
+			if e.Exists() {
+				errs = append(errs, geminiScalar(e))
 			}
-			if oe[0] == "" && oe[1] == "" && r != "" {
-				outs = append(outs, r) // an MCP tool's own shape
+			if !output.Exists() && !e.Exists() && r.Exists() {
+				outs = append(outs, r.Raw()) // an MCP tool's own shape
 			}
-		case isString(f[1]):
-			outs = append(outs, value(f[1]).String())
-		case isObject(f[2]):
-			outs = append(outs, "["+value(t.idx.below(p, "inlineData", f[2], dups&4 != 0, "mimeType")).String()+" data]")
-		case isObject(f[3]):
-			outs = append(outs, "["+value(t.idx.below(p, "fileData", f[3], dups&8 != 0, "fileUri")).String()+"]")
+		case f.Get(gpText).Kind() == rawjson.String:
+			outs = append(outs, f.Get(gpText).Text())
+		case f.Get(gpInlineData).Kind() == rawjson.Object:
+			outs = append(outs, "["+f.Path(gpInlineData, "mimeType").Text()+" data]")
+		case f.Get(gpFileData).Kind() == rawjson.Object:
+			outs = append(outs, "["+f.Path(gpFileData, "fileUri").Text()+"]")
 		}
 	}
-	if isArray(res) {
-		t.idx.eachElementAt(res, func(_ int, p string) bool {
+	if res.Kind() == rawjson.Array {
+		for p := range res.Elements() {
 			part(p)
-			return true
-		})
+		}
 	} else {
 		part(res)
 	}
 	return strings.Join(outs, "\n"), strings.Join(errs, "\n"), true
 }
 
-// geminiScalar returns the text of a raw string, or else the raw value.
-func geminiScalar(v string) string {
-	if isString(v) {
-		return value(v).String()
+// geminiScalar returns the text of a string, or else the JSON of the
+// value.
+func geminiScalar(v rawjson.Value) string {
+	if v.Kind() == rawjson.String {
+		return v.Text()
 	}
-	return v
+	return v.Raw()
 }
 
-// text returns the text of a message's raw content: a string, a list of
-// parts and strings, or one part. Thoughts are left out.
-func (t *geminiReader) text(content string) string {
-	switch {
-	case isString(content):
-		return value(content).String()
-	case isArray(content):
+// The members of a content part that text reads, by their index in
+// geminiTextNames.
+const (
+	gtThought = iota
+	gtText
+)
+
+var geminiTextNames = rawjson.NewNames("thought", "text")
+
+// text returns the text of a message's content: a string, a list of parts
+// and strings, or one part. Thoughts are left out.
+func (t *geminiReader) text(content rawjson.Value) string {
+	switch content.Kind() {
+	case rawjson.String:
+		return content.Text()
+	case rawjson.Array:
 		var b strings.Builder
-		t.idx.eachElementAt(content, func(_ int, p string) bool {
+		for p := range content.Elements() {
 			b.WriteString(t.text(p))
-			return true
-		})
+		}
 		return b.String()
-	case isObject(content):
-		var f [2]string
-		t.idx.fieldsAt(content, []string{"thought", "text"}, f[:], nil)
-		if !value(f[0]).Bool() {
-			return value(f[1]).String()
+	case rawjson.Object:
+		var f rawjson.Fields
+		content.Pick(geminiTextNames, &f)
+		if !f.Get(gtThought).Bool() {
+			return f.Get(gtText).Text()
 		}
 	}
 	return ""
@@ -636,45 +652,54 @@ type geminiLog struct {
 	byID  map[string]*geminiMsg // last version of each listed message
 }
 
-// The members of a .jsonl record that tell its kind.
-var geminiRecordFields = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash"}
+// The members of a .jsonl record that tell its kind, by their index in
+// geminiRecordNames.
+const (
+	grRewindTo = iota
+	grID
+	grSet
+	grSessionID
+	grProjectHash
+)
+
+var geminiRecordNames = rawjson.NewNames("$rewindTo", "id", "$set", "sessionId", "projectHash")
 
 func (d *geminiLog) record(line []byte, n int) {
-	if !validJSON(line) {
+	// A copy: the messages read keep parts of it until the session is
+	// detached.
+	var f rawjson.Fields
+	rec, ok := rawjson.Record(string(line), geminiRecordNames, &f)
+	if !ok {
 		d.s.skipInvalid(n, line)
 		return
 	}
-	rec := string(line)
-	if rec[skipSpace(rec, 0)] != '{' {
+	if rec.Kind() != rawjson.Object {
 		d.s.skip(n, "record is not a JSON object")
 		return
 	}
-	var f [5]string
-	fields(rec, geminiRecordFields, f[:])
 	r := &geminiReader{path: d.s.Path, lineAt: func(int) int { return n }}
 	// The order of the tests is Gemini CLI's own.
 	switch {
-	case isString(f[0]):
-		d.rewind(value(f[0]).String())
-	case isString(f[1]):
-		d.put(r.readMsg(rec, 0))
-	case isObject(f[2]):
-		var meta [gmCount]string
-		noIndex.fieldsAt(f[2], geminiMetaFields, meta[:], nil)
+	case f.Get(grRewindTo).Kind() == rawjson.String:
+		d.rewind(f.Get(grRewindTo).Text())
+	case f.Get(grID).Kind() == rawjson.String:
+		d.put(r.readMsg(rec))
+	case f.Get(grSet).Kind() == rawjson.Object:
+		var meta rawjson.Fields
+		f.Get(grSet).Pick(geminiMetaNames, &meta)
 		d.meta.set(&meta)
-		if msgs := meta[gmMessages]; isArray(msgs) {
+		if msgs := meta.Get(gmMessages); msgs.Kind() == rawjson.Array {
 			d.order = d.order[:0]
 			clear(d.byID)
-			noIndex.eachElementAt(msgs, func(_ int, m string) bool {
-				if isString(field(m, "id")) {
-					d.put(r.readMsg(m, 0))
+			for m := range msgs.Elements() {
+				if m.Get("id").Kind() == rawjson.String {
+					d.put(r.readMsg(m))
 				}
-				return true
-			})
+			}
 		}
-	case isString(f[3]) && isString(f[4]):
-		var meta [gmCount]string
-		noIndex.fieldsAt(rec, geminiMetaFields, meta[:], nil)
+	case f.Get(grSessionID).Kind() == rawjson.String && f.Get(grProjectHash).Kind() == rawjson.String:
+		var meta rawjson.Fields
+		rec.Pick(geminiMetaNames, &meta)
 		d.meta.set(&meta)
 	}
 }
@@ -715,17 +740,16 @@ func (d *geminiLog) finish() {
 // checkpoint, holds. A truncated document gives the calls that are complete
 // in it; a broken one, those before the error.
 func readGeminiDocument(s *Session, data []byte) {
-	start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-	doc := data[start:]
 	lines := &lineCounter{data: data, line: 1}
-	if len(doc) == 0 {
-		return
-	}
-	rd := &geminiReader{path: s.Path, lineAt: func(off int) int { return lines.at(start + off) }}
 	// The session's strings share data's bytes until it is detached.
-	var ok bool
-	if rd.idx, ok = indexJSON(bytesString(doc)); !ok {
-		msg, off := jsonError(doc)
+	text := bytesString(data)
+	doc, ok := rawjson.Index(text)
+	if !ok {
+		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		if start == len(data) {
+			return
+		}
+		msg, off := jsonError(data[start:])
 		line := 0
 		if off >= 0 {
 			line = lines.at(start + int(off))
@@ -733,38 +757,55 @@ func readGeminiDocument(s *Session, data []byte) {
 		s.skip(line, msg+"; calls before it are still read")
 		// Like gjson, which read broken documents before, pass over any
 		// control character before the value, not only white space.
-		for len(doc) > 0 && doc[0] <= ' ' {
-			doc = doc[1:]
+		for start < len(data) && data[start] <= ' ' {
 			start++
 		}
-		doc = doc[:jsonPrefix(doc)]
-		rd.cut = true
+		doc = rawjson.NewDoc(text[:start+rawjson.Prefix(text[start:])])
 	}
-	root := bytesString(doc)
-	if isArray(root) {
-		rd.readCheckpoint(s, root, 0)
+	rd := &geminiReader{path: s.Path, lineAt: lines.at}
+	root := doc.Root()
+	if root.Kind() == rawjson.Array {
+		rd.readCheckpoint(s, root)
 		return
 	}
-	var f [gmCount]string
-	var offs [gmCount]int
-	rd.idx.fieldsAt(root, geminiMetaFields, f[:], offs[:])
-	if f[gmMessages] == "" && isArray(f[gmHistory]) {
-		rd.readCheckpoint(s, f[gmHistory], offs[gmHistory])
+	var f rawjson.Fields
+	root.Pick(geminiMetaNames, &f)
+	if !f.Get(gmMessages).Exists() && f.Get(gmHistory).Kind() == rawjson.Array {
+		rd.readCheckpoint(s, f.Get(gmHistory))
 		return
 	}
 	var meta geminiMeta
 	meta.set(&f)
 	var msgs []*geminiMsg
-	rd.idx.eachValueAt(f[gmMessages], func(off int, m string) bool {
-		msgs = append(msgs, rd.readMsg(m, offs[gmMessages]+off))
-		return true
-	})
+	for m := range f.Get(gmMessages).Values() {
+		msgs = append(msgs, rd.readMsg(m))
+	}
 	meta.build(s, msgs)
 }
 
-// readCheckpoint reads the calls of a /chat save checkpoint, a raw list of
-// Gemini API contents found at offset at.
-func (t *geminiReader) readCheckpoint(s *Session, contents string, at int) {
+// The members of a checkpoint's content and of its parts that
+// readCheckpoint reads, by their index in checkpointContentNames and
+// checkpointPartNames.
+const (
+	ccRole = iota
+	ccParts
+)
+
+const (
+	cpFunctionCall = iota
+	cpFunctionResponse
+	cpText
+	cpThought
+)
+
+var (
+	checkpointContentNames = rawjson.NewNames("role", "parts")
+	checkpointPartNames    = rawjson.NewNames("functionCall", "functionResponse", "text", "thought")
+)
+
+// readCheckpoint reads the calls of a /chat save checkpoint, a list of
+// Gemini API contents.
+func (t *geminiReader) readCheckpoint(s *Session, contents rawjson.Value) {
 	s.Notes = append(s.Notes, "a /chat save checkpoint records no times, statuses or model; calls are paired with their responses by id, or else by order and name")
 	type pendingCall struct {
 		c  *Call
@@ -793,61 +834,55 @@ func (t *geminiReader) readCheckpoint(s *Session, contents string, at int) {
 		return c
 	}
 	i := -1
-	t.idx.eachElementAt(contents, func(off int, content string) bool {
+	for content := range contents.Elements() {
 		i++
-		var cf [2]string
-		var coffs [2]int
-		t.idx.fieldsAt(content, []string{"role", "parts"}, cf[:], coffs[:])
-		role := value(cf[0]).String()
+		var cf rawjson.Fields
+		content.Pick(checkpointContentNames, &cf)
+		role := cf.Get(ccRole).Text()
 		text := ""
 		first := true
-		t.idx.eachValueAt(cf[1], func(poff int, p string) bool {
-			if t.cut && !validJSONString(p) {
-				return false // the cut-off end of a truncated checkpoint
+		var f rawjson.Fields
+		for p := range cf.Get(ccParts).Values() {
+			if !p.Valid() {
+				break // the cut-off end of a truncated checkpoint
 			}
-			line := t.lineAt(at + off + coffs[1] + poff)
-			var f [4]string
-			t.idx.fieldsAt(p, []string{"functionCall", "functionResponse", "text", "thought"}, f[:], nil)
-			switch {
-			case isObject(f[0]):
-				var fc [3]string
-				t.idx.fieldsAt(f[0], []string{"id", "name", "args"}, fc[:], nil)
+			line := t.lineAt(p.Offset())
+			p.Pick(checkpointPartNames, &f)
+			switch fc, fr := f.Get(cpFunctionCall), f.Get(cpFunctionResponse); {
+			case fc.Kind() == rawjson.Object:
 				c := &Call{
 					Msg:    i,
-					ID:     value(fc[0]).String(),
-					Tool:   value(fc[1]).String(),
-					Status: "no-result",
+					ID:     fc.Get("id").Text(),
+					Tool:   fc.Get("name").Text(),
+					Status: StatusNoResult,
 					Pos:    Pos{File: s.Path, Line: line},
 				}
 				c.Kind = KindOf(c.Tool)
-				setInputRaw(c, fc[2], asIs, asIs)
+				setInput(c, fc.Get("args"), nil, nil)
 				if first {
 					c.Text = abridgeText(text)
 					first = false
 				}
 				pending = append(pending, pendingCall{c, c.ID})
 				s.add(c)
-			case isObject(f[1]):
-				var fr [2]string
-				t.idx.fieldsAt(f[1], []string{"id", "name"}, fr[:], nil)
-				c := take(value(fr[0]).String(), value(fr[1]).String())
+			case fr.Kind() == rawjson.Object:
+				name := fr.Get("name").Text()
+				c := take(fr.Get("id").Text(), name)
 				if c == nil {
-					s.skip(line, "functionResponse for unknown functionCall "+strconv.Quote(value(fr[1]).String()))
-					return true
+					s.skip(line, "functionResponse for unknown functionCall "+strconv.Quote(name))
+					continue
 				}
 				out, errText, _ := t.response(p)
 				geminiOutcome(c, "", out, errText)
-			case isString(f[2]) && !value(f[3]).Bool():
+			case f.Get(cpText).Kind() == rawjson.String && !f.Get(cpThought).Bool():
 				if role == "model" {
-					text = value(f[2]).String()
-				} else if s.Title == "" && !geminiInjected(value(f[2]).String()) {
-					s.Title = firstLine(value(f[2]).String(), 100)
+					text = f.Get(cpText).Text()
+				} else if s.Title == "" && !geminiInjected(f.Get(cpText).Text()) {
+					s.Title = firstLine(f.Get(cpText).Text(), 100)
 				}
 			}
-			return true
-		})
-		return true
-	})
+		}
+	}
 }
 
 // geminiInjected reports user text that Gemini CLI writes itself, which is

@@ -57,7 +57,7 @@ func TestGeminiShell(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &Call{Tool: "run_shell_command", Kind: Shell}
+			c := &Call{Tool: "run_shell_command", Kind: KindShell}
 			geminiOutcome(c, "success", tt.in, "")
 			if c.Output != tt.out {
 				t.Errorf("output = %q, want %q", c.Output, tt.out)

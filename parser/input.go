@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // MaxOutput bounds the output text kept per call. Longer outputs keep their
@@ -27,34 +27,81 @@ const maxArg = 200
 var fileKeys = []string{"file_path", "filePath", "path", "notebook_path", "absolute_path"}
 
 // setInput fills in c's command, file and other arguments from a tool's
-// input object.
-func setInput(c *Call, in gjson.Result) {
-	if !in.IsObject() {
+// input object, in one walk of it. What it takes goes through keep, and
+// argument names through name; nil takes them as they are. Parse makes
+// the command and the file valid UTF-8.
+func setInput(c *Call, in rawjson.Value, keep, name func(string) string) {
+	if in.Kind() != rawjson.Object {
 		return
 	}
-	if cmd := in.Get("command"); cmd.Type == gjson.String && c.Kind == Shell {
-		c.Command = validUTF8(cmd.String())
+	if keep == nil {
+		keep = asIs
+	}
+	if name == nil {
+		name = keep
+	}
+	type member struct {
+		key string
+		v   rawjson.Value
+	}
+	var buf [8]member
+	members := buf[:0]
+	for k, v := range in.Members() {
+		members = append(members, member{k, v})
+	}
+	// first reads the first member named key, as Value.Get does.
+	first := func(key string) rawjson.Value {
+		for _, m := range members {
+			if m.key == key {
+				return m.v
+			}
+		}
+		return rawjson.Value{}
+	}
+	if cmd := first("command"); cmd.Kind() == rawjson.String && c.Kind == KindShell {
+		c.Command = keep(cmd.Text())
 	}
 	for _, k := range fileKeys {
-		if v := in.Get(k); v.Type == gjson.String && v.String() != "" {
-			c.File = validUTF8(v.String())
+		if v := first(k); v.Kind() == rawjson.String && v.Text() != "" {
+			c.File = keep(v.Text())
 			break
 		}
 	}
-	in.ForEach(func(k, v gjson.Result) bool {
-		key := k.String()
-		if (key == "command" && c.Command != "") || (c.File != "" && isFileKey(key)) {
-			return true
+	for _, m := range members {
+		if (m.key == "command" && c.Command != "") || (c.File != "" && isFileKey(m.key)) {
+			continue
 		}
-		switch v.Type {
-		case gjson.String, gjson.Number, gjson.True, gjson.False:
-			if c.Args == nil {
-				c.Args = make(map[string]string)
-			}
-			c.Args[validUTF8(key)] = cut(validUTF8(v.String()), maxArg)
+		var arg string
+		switch m.v.Kind() {
+		case rawjson.String:
+			arg = argString(m.v)
+		case rawjson.Number, rawjson.Bool:
+			arg = cut(validUTF8(m.v.Text()), maxArg)
+		default:
+			continue
 		}
-		return true
-	})
+		if c.Args == nil {
+			c.Args = make(map[string]string)
+		}
+		c.Args[name(validUTF8(m.key))] = keep(arg)
+	}
+}
+
+// asIs returns s: for strings cut from text that is not reused.
+func asIs(s string) string { return s }
+
+// argString returns cut(validUTF8(v.Text()), maxArg) for the string v,
+// without decoding all of a long one. Of the text of a prefix of v, only
+// the last rune can differ from the whole text's once made valid UTF-8:
+// when it holds more than maxArg runes, it decides the cut. A rune takes
+// at most 12 bytes of JSON (a surrogate pair).
+func argString(v rawjson.Value) string {
+	if n := 12 * (maxArg + 1); len(v.Raw()) > n+2 {
+		if s := validUTF8(v.TextHead(n)); utf8.RuneCountInString(s) > maxArg {
+			return cut(s, maxArg)
+		}
+	}
+	return cut(validUTF8(v.Text()), maxArg)
 }
 
 func isFileKey(k string) bool {
@@ -76,6 +123,68 @@ func abridge(s string) string {
 // does on every session.
 func abridgeBytes(s string) string {
 	return abridgeAt(s, MaxOutput/2)
+}
+
+// longString is the length of a JSON string past which abridgeString
+// decodes only its ends.
+const longString = 8 * MaxOutput
+
+// abridgeString returns abridgeBytes of the text of v, a string, less its
+// first drop(text) bytes, where drop looks no further than the start of
+// the text (an exit code line). A string longer than longString is decoded
+// at its ends only: a 250 MiB output no longer takes a copy of 250 MiB to
+// keep 64 KiB.
+func abridgeString(v rawjson.Value, drop func(text string) int) string {
+	return abridgeStringAt(v, drop, MaxOutput/2, longString)
+}
+
+// abridgeStringAt is abridgeString keeping half bytes at each end,
+// decoding only the ends of strings longer than long.
+func abridgeStringAt(v rawjson.Value, drop func(text string) int, half, long int) string {
+	whole := func() string {
+		text := v.Text()
+		return abridgeAt(text[drop(text):], half)
+	}
+	if len(v.Raw())-2 <= long {
+		return whole()
+	}
+	// An escape decodes to at least a sixth of its length: the head holds
+	// half bytes past a drop of up to half, and the tail half bytes.
+	head := v.TextHead(12 * half)
+	k := drop(head)
+	n := v.TextLen()
+	if k > half || len(head) < k+half || n-k <= 2*half {
+		return whole()
+	}
+	tail := v.TextTail(6 * half)
+	// Cut where abridgeAt cuts: between lines, else between clauses.
+	hs, ts := head[k:k+half], tail[len(tail)-half:]
+	h := validPrefix(hs[:headEnd(hs, half)])
+	t := validSuffix(ts[tailStart(ts, 0):])
+	return h + "\n[… " + strconv.Itoa(n-k-len(h)-len(t)) + " bytes omitted …]\n" + t
+}
+
+// blockText returns the text of a tool result's content, which is either a
+// string or a list of blocks.
+func blockText(content rawjson.Value) string {
+	if content.Kind() != rawjson.Array {
+		return content.Text()
+	}
+	var b strings.Builder
+	for blk := range content.Elements() {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		switch typ := blk.Get("type").Text(); typ {
+		case "text":
+			b.WriteString(blk.Get("text").Text())
+		case "image":
+			b.WriteString("[image]")
+		default:
+			b.WriteString("[" + typ + "]")
+		}
+	}
+	return b.String()
 }
 
 // abridgeAt is abridgeBytes keeping half bytes at each end.

@@ -7,58 +7,58 @@ type Kind string
 
 // The tool kinds.
 const (
-	Shell  Kind = "shell"  // runs a shell command
-	Edit   Kind = "edit"   // changes part of a file
-	Write  Kind = "write"  // writes a whole file
-	Read   Kind = "read"   // reads a file
-	Search Kind = "search" // finds files or text: grep, glob, ls
-	Web    Kind = "web"    // fetches or searches the web
-	Task   Kind = "task"   // starts a subagent
-	Other  Kind = "other"  // anything else: todo lists, questions, MCP tools
+	KindShell  Kind = "shell"  // runs a shell command
+	KindEdit   Kind = "edit"   // changes part of a file
+	KindWrite  Kind = "write"  // writes a whole file
+	KindRead   Kind = "read"   // reads a file
+	KindSearch Kind = "search" // finds files or text: grep, glob, ls
+	KindWeb    Kind = "web"    // fetches or searches the web
+	KindTask   Kind = "task"   // starts a subagent
+	KindOther  Kind = "other"  // anything else: todo lists, questions, MCP tools
 )
 
 // toolKinds maps lower-case tool names of every supported agent to their kind.
 var toolKinds = map[string]Kind{
-	"bash": Shell, "shell": Shell, "shell_command": Shell, "exec_command": Shell,
-	"local_shell_call": Shell, "run_shell_command": Shell, "execute_bash": Shell,
-	"run": Shell, "cmd_run": Shell, "terminal": Shell, "container.exec": Shell,
-	"command_execution": Shell, "execute_command": Shell, "cmdrunaction": Shell,
+	"bash": KindShell, "shell": KindShell, "shell_command": KindShell, "exec_command": KindShell,
+	"local_shell_call": KindShell, "run_shell_command": KindShell, "execute_bash": KindShell,
+	"run": KindShell, "cmd_run": KindShell, "terminal": KindShell, "container.exec": KindShell,
+	"command_execution": KindShell, "execute_command": KindShell, "cmdrunaction": KindShell,
 
-	"edit": Edit, "multiedit": Edit, "notebookedit": Edit, "str_replace": Edit,
-	"str_replace_editor": Edit, "str_replace_based_edit_tool": Edit, "replace": Edit,
-	"apply_patch": Edit, "patch": Edit, "edit_file": Edit, "file_change": Edit,
-	"fileeditaction": Edit, "edit_block": Edit, "insert": Edit,
+	"edit": KindEdit, "multiedit": KindEdit, "notebookedit": KindEdit, "str_replace": KindEdit,
+	"str_replace_editor": KindEdit, "str_replace_based_edit_tool": KindEdit, "replace": KindEdit,
+	"apply_patch": KindEdit, "patch": KindEdit, "edit_file": KindEdit, "file_change": KindEdit,
+	"fileeditaction": KindEdit, "edit_block": KindEdit, "insert": KindEdit,
 
-	"write": Write, "write_file": Write, "create": Write, "create_file": Write,
+	"write": KindWrite, "write_file": KindWrite, "create": KindWrite, "create_file": KindWrite,
 
-	"read": Read, "read_file": Read, "view": Read, "read_many_files": Read,
-	"open": Read, "fileread": Read, "filereadaction": Read, "view_image": Read,
+	"read": KindRead, "read_file": KindRead, "view": KindRead, "read_many_files": KindRead,
+	"open": KindRead, "fileread": KindRead, "filereadaction": KindRead, "view_image": KindRead,
 
-	"grep": Search, "glob": Search, "ls": Search, "list": Search, "list_directory": Search,
-	"search_file_content": Search, "find": Search, "codebase_search": Search,
-	"grep_search": Search, "find_file": Search, "search_dir": Search, "search_file": Search,
+	"grep": KindSearch, "glob": KindSearch, "ls": KindSearch, "list": KindSearch, "list_directory": KindSearch,
+	"search_file_content": KindSearch, "find": KindSearch, "codebase_search": KindSearch,
+	"grep_search": KindSearch, "find_file": KindSearch, "search_dir": KindSearch, "search_file": KindSearch,
 
-	"webfetch": Web, "websearch": Web, "web_fetch": Web, "google_web_search": Web,
-	"web_search": Web, "web_search_call": Web, "browse": Web, "browseurlaction": Web,
+	"webfetch": KindWeb, "websearch": KindWeb, "web_fetch": KindWeb, "google_web_search": KindWeb,
+	"web_search": KindWeb, "web_search_call": KindWeb, "browse": KindWeb, "browseurlaction": KindWeb,
 
-	"task": Task, "agent": Task,
+	"task": KindTask, "agent": KindTask,
 
 	// The names Claude Code's and Gemini CLI's consoles show.
-	"update": Edit, "web search": Web, "readfile": Read, "writefile": Write,
-	"readmanyfiles": Read, "readfolder": Search, "findfiles": Search,
-	"searchtext": Search, "googlesearch": Web,
+	"update": KindEdit, "web search": KindWeb, "readfile": KindRead, "writefile": KindWrite,
+	"readmanyfiles": KindRead, "readfolder": KindSearch, "findfiles": KindSearch,
+	"searchtext": KindSearch, "googlesearch": KindWeb,
 
 	// SWE-agent's editor commands, OpenHands actions, other harnesses' shell tools.
-	"goto": Read, "scroll_up": Read, "scroll_down": Read, "filemap": Read, "append": Edit,
-	"browse_interactive": Web, "browser": Web, "web_read": Web, "delegate": Task,
-	"run_command": Shell, "run_terminal_cmd": Shell,
+	"goto": KindRead, "scroll_up": KindRead, "scroll_down": KindRead, "filemap": KindRead, "append": KindEdit,
+	"browse_interactive": KindWeb, "browser": KindWeb, "web_read": KindWeb, "delegate": KindTask,
+	"run_command": KindShell, "run_terminal_cmd": KindShell,
 }
 
 // KindOf returns the kind of the tool with the given name, as any supported
-// agent spells it; unknown tools are Other.
+// agent spells it; unknown tools are KindOther.
 func KindOf(tool string) Kind {
 	if k, ok := toolKinds[strings.ToLower(tool)]; ok {
 		return k
 	}
-	return Other
+	return KindOther
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // MaxRecord is the size of the largest record a decoder reads: a JSONL
@@ -389,3 +390,9 @@ const maxPooledWhole = 64 << 20
 // maxDocument is the size of the largest JSON document a decoder of a
 // format that is one document reads: MaxRecord, as it is one record.
 var maxDocument = MaxRecord
+
+// bytesString returns the bytes of b as a string, without copying them: b
+// must not change while the string, or any part of it, is in use.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // mini-swe-agent saves a run as one pretty-printed JSON object,
@@ -35,12 +35,13 @@ func matchMiniSWEAgent(head []byte) bool {
 	if jsonStart(head) != '{' {
 		return false
 	}
-	m := topMembers(gjson.Parse(bytesString(head)), "trajectory_format", "info", "messages")
-	format, info, messages := m[0], m[1], m[2]
-	if strings.HasPrefix(format.String(), "mini-swe-agent") || info.Get("mini_version").Exists() {
+	var f rawjson.Fields
+	rawjson.Peek(bytesString(head)).Pick(miniHeadNames, &f)
+	info := f.Get(mhInfo)
+	if strings.HasPrefix(f.Get(mhTrajectoryFormat).Text(), "mini-swe-agent") || info.Get("mini_version").Exists() {
 		return true
 	}
-	if !info.IsObject() && !messages.IsArray() {
+	if info.Kind() != rawjson.Object && f.Get(mhMessages).Kind() != rawjson.Array {
 		return false
 	}
 	// "info" holds the whole configuration before mini_version, which may
@@ -53,6 +54,16 @@ func matchMiniSWEAgent(head []byte) bool {
 		bytes.Contains(head, []byte(`"agent_type": "minisweagent.`)) ||
 		bytes.Contains(head, []byte(`"agent_type":"minisweagent.`))
 }
+
+// The members of a trajectory's head that matchMiniSWEAgent reads, by
+// their index in miniHeadNames.
+const (
+	mhTrajectoryFormat = iota
+	mhInfo
+	mhMessages
+)
+
+var miniHeadNames = rawjson.NewNames("trajectory_format", "info", "messages")
 
 // miniActionRE finds the command blocks of the text modes; mini-swe-agent
 // runs a reply's command only when there is exactly one.
@@ -67,36 +78,34 @@ type miniDecoder struct {
 
 func decodeMiniSWEAgent(r io.Reader, name string) (*Session, error) {
 	d := &miniDecoder{s: &Session{Path: name, Format: "mini-swe-agent", Calls: []*Call{}}}
-	data, lines, release, err := readJSONDoc(r, d.s)
+	root, lines, release, err := readJSONDoc(r, d.s)
 	defer release()
 	d.lines = lines
-	root := gjson.ParseBytes(data)
-	if !root.IsObject() {
+	if root.Kind() != rawjson.Object {
 		if len(d.s.Skipped) == 0 {
 			d.s.skip(1, "not a JSON object: expected a mini-swe-agent trajectory")
 		}
 		return d.s, err
 	}
 	info := root.Get("info")
-	d.s.ID = root.Get("instance_id").String()
-	d.s.Agent = info.Get("mini_version").String()
-	d.s.Model = info.Get("config.model.model_name").String()
-	d.s.Cwd = info.Get("config.environment.cwd").String()
+	d.s.ID = root.Get("instance_id").Text()
+	d.s.Agent = info.Get("mini_version").Text()
+	d.s.Model = info.Path("config", "model", "model_name").Text()
+	d.s.Cwd = info.Path("config", "environment", "cwd").Text()
 	i := -1
-	root.Get("messages").ForEach(func(_, m gjson.Result) bool {
+	for m := range root.Get("messages").Values() {
 		i++
-		if !validJSONString(m.Raw) {
-			return false // the cut-off end of a broken file
+		if !m.Valid() {
+			break // the cut-off end of a broken file
 		}
 		d.message(m, i)
-		return true
-	})
+	}
 	sortSkipped(d.s)
 	return d.s, err
 }
 
-func (d *miniDecoder) message(m gjson.Result, i int) {
-	when := epochSeconds(m.Get("extra.timestamp"))
+func (d *miniDecoder) message(m rawjson.Value, i int) {
+	when := epochSeconds(m.Path("extra", "timestamp"))
 	if !when.IsZero() {
 		if d.s.Start.IsZero() {
 			d.s.Start = when
@@ -106,17 +115,17 @@ func (d *miniDecoder) message(m gjson.Result, i int) {
 		}
 	}
 	content := blockText(m.Get("content"))
-	switch m.Get("role").String() {
+	switch m.Get("role").Text() {
 	case "assistant":
 		d.assistant(m, i, content, when)
 	case "tool":
-		id := m.Get("tool_call_id").String()
+		id := m.Get("tool_call_id").Text()
 		c := d.byID[id]
-		if c == nil || c.Status != "no-result" {
+		if c == nil || c.Status != StatusNoResult {
 			c = d.next()
 		}
 		if c == nil {
-			d.s.skip(d.lines.at(m.Index), "tool result for unknown tool call "+strconv.Quote(id))
+			d.s.skip(d.lines.at(m.Offset()), "tool result for unknown tool call "+strconv.Quote(id))
 			return
 		}
 		d.result(c, m, content, when)
@@ -132,21 +141,21 @@ func (d *miniDecoder) message(m gjson.Result, i int) {
 // next returns the first pending call without a result, or nil.
 func (d *miniDecoder) next() *Call {
 	for _, c := range d.pending {
-		if c.Status == "no-result" {
+		if c.Status == StatusNoResult {
 			return c
 		}
 	}
 	return nil
 }
 
-func (d *miniDecoder) assistant(m gjson.Result, i int, content string, when time.Time) {
+func (d *miniDecoder) assistant(m rawjson.Value, i int, content string, when time.Time) {
 	d.pending = d.pending[:0]
 	d.byID = make(map[string]*Call)
-	setOnce(&d.s.Model, m.Get("extra.response.model").String())
-	line := d.lines.at(m.Index)
+	setOnce(&d.s.Model, m.Path("extra", "response", "model").Text())
+	line := d.lines.at(m.Offset())
 	text := content
 	newCall := func(id, tool string, line int) *Call {
-		c := &Call{Msg: i, ID: id, Tool: tool, Kind: KindOf(tool), Start: when, Status: "no-result",
+		c := &Call{Msg: i, ID: id, Tool: tool, Kind: KindOf(tool), Start: when, Status: StatusNoResult,
 			Pos: Pos{File: d.s.Path, Line: line}}
 		c.Text = abridgeText(text)
 		text = ""
@@ -156,47 +165,45 @@ func (d *miniDecoder) assistant(m gjson.Result, i int, content string, when time
 		}
 		return c
 	}
-	if tcs := m.Get("tool_calls"); tcs.IsArray() && len(tcs.Array()) > 0 {
-		tcs.ForEach(func(_, tc gjson.Result) bool {
-			c := newCall(tc.Get("id").String(), tc.Get("function.name").String(), d.lines.at(tc.Index))
-			setArguments(c, tc.Get("function.arguments"))
-			return true
-		})
-	} else if acts := m.Get("extra.actions"); acts.IsArray() && len(acts.Array()) > 0 {
+	if tcs := m.Get("tool_calls"); hasElements(tcs) {
+		for tc := range tcs.Elements() {
+			c := newCall(tc.Get("id").Text(), tc.Path("function", "name").Text(), d.lines.at(tc.Offset()))
+			setArguments(c, tc.Path("function", "arguments"))
+		}
+	} else if acts := m.Path("extra", "actions"); hasElements(acts) {
 		text = textBeforeBlock(content)
-		acts.ForEach(func(_, a gjson.Result) bool {
-			c := newCall(a.Get("tool_call_id").String(), "bash", line)
-			c.Command = a.Get("command").String()
+		for a := range acts.Elements() {
+			c := newCall(a.Get("tool_call_id").Text(), "bash", line)
+			c.Command = a.Get("command").Text()
 			if c.Command == "" {
-				c.Command = a.Get("action").String()
+				c.Command = a.Get("action").Text()
 			}
-			return true
-		})
+		}
 	} else if blocks := miniActionRE.FindAllStringSubmatch(content, 2); len(blocks) == 1 {
 		text = textBeforeBlock(content)
 		c := newCall("", "bash", line)
 		c.Command = strings.TrimSpace(blocks[0][1] + blocks[0][2])
 	}
 	if len(d.pending) > 0 {
-		d.pending[0].Tokens = int(m.Get("extra.response.usage.completion_tokens").Int())
+		d.pending[0].Tokens = int(m.Path("extra", "response", "usage", "completion_tokens").Int())
 	}
 	for _, c := range d.pending {
 		d.s.add(c)
 	}
 }
 
-func (d *miniDecoder) result(c *Call, m gjson.Result, content string, when time.Time) {
+func (d *miniDecoder) result(c *Call, m rawjson.Value, content string, when time.Time) {
 	c.Status = ""
 	c.End = when
 	readObservation(c, content)
 	if c.Exit == nil {
-		if rc := m.Get("extra.returncode"); rc.Type == gjson.Number {
+		if rc := m.Path("extra", "returncode"); rc.Kind() == rawjson.Number {
 			code := int(rc.Int())
 			c.Exit = &code
 		}
 	}
-	if exc := m.Get("extra.exception_info").String(); exc != "" && c.Status == "" && timeoutRE.MatchString(exc) {
-		c.Status = "interrupted"
+	if exc := m.Path("extra", "exception_info").Text(); exc != "" && c.Status == "" && timeoutRE.MatchString(exc) {
+		c.Status = StatusInterrupted
 	}
 }
 
@@ -215,12 +222,12 @@ func readObservation(c *Call, text string) {
 	trimmed := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(trimmed, "The last command <command>") && strings.Contains(text, "timed out"):
-		c.Status = "interrupted"
+		c.Status = StatusInterrupted
 		c.Output = abridge(text)
 		return
 	case strings.HasPrefix(trimmed, "Command not executed"):
 		// The interactive agent's user said no.
-		c.Status = "rejected"
+		c.Status = StatusRejected
 		c.IsError = true
 		c.Output = abridge(text)
 		return
@@ -248,7 +255,7 @@ func readObservation(c *Call, text string) {
 	if exc = strings.TrimSpace(exc); exc != "" {
 		out = exc + "\n" + out
 		if timeoutRE.MatchString(exc) {
-			c.Status = "interrupted"
+			c.Status = StatusInterrupted
 		}
 	}
 	c.Output = abridge(out)
@@ -301,10 +308,18 @@ func taskTitle(prompt string) string {
 }
 
 // epochSeconds reads a time given in seconds since 1970, with a fraction.
-func epochSeconds(v gjson.Result) time.Time {
-	if v.Type != gjson.Number || v.Float() <= 0 || v.Float() > 1e11 {
+func epochSeconds(v rawjson.Value) time.Time {
+	if v.Kind() != rawjson.Number || v.Float() <= 0 || v.Float() > 1e11 {
 		return time.Time{}
 	}
 	sec, frac := math.Modf(v.Float())
 	return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC()
+}
+
+// hasElements reports whether v is an array with an element.
+func hasElements(v rawjson.Value) bool {
+	for range v.Elements() {
+		return true
+	}
+	return false
 }

@@ -35,7 +35,7 @@ func TestMiniObservation(t *testing.T) {
 	type result struct {
 		Exit   any
 		Output string
-		Status string
+		Status Status
 	}
 	for _, tt := range []struct {
 		name, in string

@@ -68,10 +68,10 @@ type Call struct {
 	// IsError reports that the agent's own record marks the call as failed
 	// (is_error, status "error", the opencode "invalid" tool).
 	IsError bool `json:"is_error,omitzero"`
-	// Status is the format's status word when it has one ("completed",
-	// "error", "interrupted", …); Note is the agent's own reading of the
-	// result, such as Claude Code's "No matches found" for grep's exit 1.
-	Status string `json:"status,omitzero"`
+	// Status is what became of the call when the format says (see Status);
+	// Note is the agent's own reading of the result, such as Claude Code's
+	// "No matches found" for grep's exit 1.
+	Status Status `json:"status,omitzero"`
 	Note   string `json:"note,omitzero"`
 
 	// Background says how the call came to run in the background, for a
@@ -97,6 +97,24 @@ type Call struct {
 
 	Pos Pos `json:"pos"` // where the call appears in the input
 }
+
+// A Status says what became of a call: one of the words below, which
+// retrace gives or reads, or the format's own word, as the transcript
+// writes it ("success", "failed", "declined", …); empty when the format
+// says nothing, as for most calls that ran to their end.
+type Status string
+
+// The statuses retrace gives calls, and the formats' words it reads.
+const (
+	StatusNoResult    Status = "no-result"   // the transcript ends before the call's result
+	StatusRunning     Status = "running"     // still running when the transcript ends, in the background or polled
+	StatusInterrupted Status = "interrupted" // stopped before it finished: by the user, a timeout, or the end of the session
+	StatusRejected    Status = "rejected"    // the user or a sandbox refused to run it
+	StatusCancelled   Status = "cancelled"   // denied or stopped by the user (Gemini CLI's word)
+	StatusKilled      Status = "killed"      // a background command the agent stopped
+	StatusCompleted   Status = "completed"   // ran to its end (opencode's word)
+	StatusError       Status = "error"       // the tool itself failed (opencode's and Gemini CLI's word)
+)
 
 // A Background says how a call came to run in the background.
 type Background string
@@ -188,8 +206,11 @@ func (c *Call) MapTexts(f func(string) string) {
 // them: its id, tool, status, sidechain and the keys of its arguments. A
 // decoder may still read them once it has handed the call on.
 func (c *Call) MapNames(f func(string) string) {
-	for _, p := range []*string{&c.ID, &c.Tool, &c.Status, &c.Sidechain} {
+	for _, p := range []*string{&c.ID, &c.Tool, &c.Sidechain} {
 		mapString(p, f)
+	}
+	if st := f(string(c.Status)); st != string(c.Status) {
+		c.Status = Status(st)
 	}
 	var renamed []string // old key, new key
 	for k := range c.Args {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // repeated reads as n copies of text, made as they are read.
@@ -53,7 +55,11 @@ func nesting(s string) int {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '"':
-			i = skipStr(s, i) - 1
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
 		case '[', '{':
 			depth++
 			deepest = max(deepest, depth)
@@ -64,41 +70,28 @@ func nesting(s string) int {
 	return deepest
 }
 
-// TestValidNesting checks that the validators accept values nested
-// maxNesting levels deep and no deeper, as encoding/json does, and that
-// jsonError says why.
+// TestValidNesting checks that records and documents nested
+// rawjson.MaxDepth levels deep are read and deeper ones are not, as
+// encoding/json decides, and that jsonError says why, at an offset no
+// later than the start of what Prefix leaves out.
 func TestValidNesting(t *testing.T) {
 	arrays := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	objects := func(n int) string { return strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1) }
-	mixed := func(n int) string {
-		return strings.Repeat("[", n%2) + strings.Repeat(`[{"a":`, n/2) + "0" + strings.Repeat("}]", n/2) + strings.Repeat("]", n%2)
-	}
-	// The members of a record's message are found in the pass that
-	// validates it, by a validator of their own.
-	message := func(n int) string { return `{"type":"user","message":{"content":` + arrays(n-2) + `}}` }
 	for _, tt := range []struct {
 		name string
 		make func(int) string
-	}{{"arrays", arrays}, {"objects", objects}, {"mixed", mixed}, {"message", message}} {
-		for _, depth := range []int{maxNesting - 1, maxNesting, maxNesting + 1, maxNesting + 2} {
+	}{{"arrays", arrays}, {"objects", objects}} {
+		for _, depth := range []int{rawjson.MaxDepth - 1, rawjson.MaxDepth, rawjson.MaxDepth + 1, rawjson.MaxDepth + 2} {
 			doc := tt.make(depth)
 			if got := nesting(doc); got != depth {
 				t.Fatalf("%s(%d) nests %d deep", tt.name, depth, got)
 			}
-			want := depth <= maxNesting
+			want := depth <= rawjson.MaxDepth
 			if std := json.Valid([]byte(doc)); std != want {
 				t.Fatalf("%s at %d levels: encoding/json says valid = %v, want %v", tt.name, depth, std, want)
 			}
-			if got := validJSON([]byte(doc)); got != want {
-				t.Errorf("validJSON of %s at %d levels = %v, want %v", tt.name, depth, got, want)
-			}
-			var rec claudeRecord
-			inner := [cfCount]*fieldSet{cfMessage: {names: messageFields, vals: rec.msg[:]}}
-			if got := validFields(doc, &fieldSet{names: claudeFields, vals: rec.top[:], inner: inner[:]}); got != want {
-				t.Errorf("validFields of %s at %d levels = %v, want %v", tt.name, depth, got, want)
-			}
-			if _, got := indexJSON(doc); got != want {
-				t.Errorf("indexJSON of %s at %d levels reports %v, want %v", tt.name, depth, got, want)
+			if got := rawjson.Valid(doc); got != want {
+				t.Errorf("rawjson.Valid of %s at %d levels = %v, want %v", tt.name, depth, got, want)
 			}
 			if want {
 				continue
@@ -109,8 +102,8 @@ func TestValidNesting(t *testing.T) {
 			if msg != "invalid JSON: nested more than 10000 levels deep" {
 				t.Errorf("jsonError of %s at %d levels = %q", tt.name, depth, msg)
 			}
-			if end := jsonPrefix([]byte(doc)); nesting(doc[:end]) != maxNesting || end > int(off) {
-				t.Errorf("jsonPrefix of %s at %d levels = %d, nesting %d deep; encoding/json stops at %d", tt.name, depth, end, nesting(doc[:end]), off)
+			if end := rawjson.Prefix(doc); end > int(off) {
+				t.Errorf("Prefix of %s at %d levels = %d; encoding/json stops at %d", tt.name, depth, end, off)
 			}
 		}
 	}
@@ -145,7 +138,7 @@ var deepCases = []struct {
 // or document is read as invalid JSON, with its line, and the rest is
 // read.
 func TestDeepRecords(t *testing.T) {
-	depths := []int{maxNesting + 1, 10_000_000}
+	depths := []int{rawjson.MaxDepth + 1, 10_000_000}
 	if testing.Short() {
 		depths = depths[:1]
 	}

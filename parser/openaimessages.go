@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // Many harnesses save a conversation as the OpenAI chat-completions message
@@ -28,46 +28,45 @@ var openAIRoles = map[string]bool{
 // matchOpenAIMessages accepts a list of chat messages, bare or as
 // "messages", that holds a tool call or a tool result within the head.
 func matchOpenAIMessages(head []byte) bool {
-	var msgs gjson.Result
+	var msgs rawjson.Value
 	switch jsonStart(head) {
 	case '[':
-		msgs = gjson.Parse(bytesString(head))
+		msgs = rawjson.Peek(bytesString(head))
 	case '{':
 		if matchMiniSWEAgent(head) {
 			return false // a list of the same messages, with more to read
 		}
-		msgs = gjson.GetBytes(head, "messages")
+		msgs = rawjson.Peek(bytesString(head)).Get("messages")
 	default:
 		return false
 	}
-	if !msgs.IsArray() {
+	if msgs.Kind() != rawjson.Array {
 		return false
 	}
-	found := false
-	msgs.ForEach(func(_, m gjson.Result) bool {
-		role := m.Get("role")
-		if !m.IsObject() || !openAIRoles[role.String()] {
+	for m := range msgs.Elements() {
+		role := m.Get("role").Text()
+		if m.Kind() != rawjson.Object || !openAIRoles[role] {
 			return false
 		}
-		found = m.Get("tool_calls").IsArray() || m.Get("function_call").IsObject() ||
-			m.Get("tool_call_id").Exists() || role.String() == "function"
-		return !found
-	})
-	return found
+		if m.Get("tool_calls").Kind() == rawjson.Array || m.Get("function_call").Kind() == rawjson.Object ||
+			m.Get("tool_call_id").Exists() || role == "function" {
+			return true
+		}
+	}
+	return false
 }
 
 func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "openai-messages", Calls: []*Call{}}
-	data, lines, release, err := readJSONDoc(r, s)
+	root, lines, release, err := readJSONDoc(r, s)
 	defer release()
-	root := gjson.ParseBytes(data)
 	msgs := root
-	if root.IsObject() {
+	if root.Kind() == rawjson.Object {
 		msgs = root.Get("messages")
-		s.ID = root.Get("id").String()
-		s.Model = root.Get("model").String()
+		s.ID = root.Get("id").Text()
+		s.Model = root.Get("model").Text()
 	}
-	if !msgs.IsArray() {
+	if msgs.Kind() != rawjson.Array {
 		if len(s.Skipped) == 0 {
 			s.skip(1, `no message list: expected a JSON array of chat messages or an object with "messages"`)
 		}
@@ -76,18 +75,18 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 	byID := make(map[string]*Call)
 	var pending []*Call // calls, in order, for results that give no id
 	i := -1
-	msgs.ForEach(func(_, m gjson.Result) bool {
+	for m := range msgs.Elements() {
 		i++
-		if !validJSONString(m.Raw) {
-			return false // the cut-off end of a broken file
+		if !m.Valid() {
+			break // the cut-off end of a broken file
 		}
 		content := blockText(m.Get("content"))
-		switch role := m.Get("role").String(); role {
+		switch role := m.Get("role").Text(); role {
 		case "assistant":
-			setOnce(&s.Model, m.Get("model").String())
+			setOnce(&s.Model, m.Get("model").Text())
 			text := content
-			add := func(id string, fn gjson.Result, line int) {
-				c := &Call{Msg: i, ID: id, Tool: fn.Get("name").String(), Status: "no-result",
+			add := func(id string, fn rawjson.Value, line int) {
+				c := &Call{Msg: i, ID: id, Tool: fn.Get("name").Text(), Status: StatusNoResult,
 					Text: abridgeText(text), Pos: Pos{File: s.Path, Line: line}}
 				c.Kind = KindOf(c.Tool)
 				setArguments(c, fn.Get("arguments"))
@@ -98,33 +97,32 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 				}
 				pending = append(pending, c)
 			}
-			m.Get("tool_calls").ForEach(func(_, tc gjson.Result) bool {
-				if tc.IsObject() {
-					add(tc.Get("id").String(), tc.Get("function"), lines.at(tc.Index))
+			for tc := range m.Get("tool_calls").Values() {
+				if tc.Kind() == rawjson.Object {
+					add(tc.Get("id").Text(), tc.Get("function"), lines.at(tc.Offset()))
 				}
-				return true
-			})
-			if fc := m.Get("function_call"); fc.IsObject() {
-				add("", fc, lines.at(fc.Index))
+			}
+			if fc := m.Get("function_call"); fc.Kind() == rawjson.Object {
+				add("", fc, lines.at(fc.Offset()))
 			}
 		case "tool", "function":
 			var c *Call
-			if id := m.Get("tool_call_id").String(); id != "" {
+			if id := m.Get("tool_call_id").Text(); id != "" {
 				c = byID[id]
 				delete(byID, id)
 			} else {
-				pending = slices.DeleteFunc(pending, func(p *Call) bool { return p.Status != "no-result" })
-				name := m.Get("name").String()
+				pending = slices.DeleteFunc(pending, func(p *Call) bool { return p.Status != StatusNoResult })
+				name := m.Get("name").Text()
 				for _, p := range pending {
-					if p.Status == "no-result" && (name == "" || p.Tool == name) {
+					if p.Status == StatusNoResult && (name == "" || p.Tool == name) {
 						c = p
 						break
 					}
 				}
 			}
-			if c == nil || c.Status != "no-result" {
-				s.skip(lines.at(m.Index), "tool result for unknown tool call "+strconv.Quote(m.Get("tool_call_id").String()))
-				return true
+			if c == nil || c.Status != StatusNoResult {
+				s.skip(lines.at(m.Offset()), "tool result for unknown tool call "+strconv.Quote(m.Get("tool_call_id").Text()))
+				continue
 			}
 			c.Status = ""
 			readResultText(c, content)
@@ -133,8 +131,7 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 				s.Title = taskTitle(content)
 			}
 		}
-		return true
-	})
+	}
 	sortSkipped(s)
 	return s, err
 }
@@ -144,33 +141,34 @@ func decodeOpenAIMessages(r io.Reader, name string) (*Session, error) {
 // tools take their command from "command" (a string or an argv array) or
 // "cmd". Arguments that are not a JSON object are taken as a shell tool's
 // command, and kept in Args["arguments"] for other tools.
-func setArguments(c *Call, args gjson.Result) {
+func setArguments(c *Call, args rawjson.Value) {
 	in := args
-	if args.Type == gjson.String {
-		raw := strings.TrimSpace(args.String())
+	if args.Kind() == rawjson.String {
+		raw := strings.TrimSpace(args.Text())
 		if raw == "" {
 			return
 		}
-		if !validJSONString(raw) || !gjson.Parse(raw).IsObject() {
-			if c.Kind == Shell {
+		v, ok := rawjson.Parse(raw)
+		if !ok || v.Kind() != rawjson.Object {
+			if c.Kind == KindShell {
 				c.Command = raw
 			} else {
 				c.Args = map[string]string{"arguments": cut(raw, maxArg)}
 			}
 			return
 		}
-		in = gjson.Parse(raw)
+		in = v
 	}
-	setInput(c, in)
-	if c.Kind != Shell || c.Command != "" {
+	setInput(c, in, nil, nil)
+	if c.Kind != KindShell || c.Command != "" {
 		return
 	}
 	for _, key := range []string{"command", "cmd"} {
 		v := in.Get(key)
-		switch {
-		case v.Type == gjson.String:
-			c.Command = v.String()
-		case v.IsArray():
+		switch v.Kind() {
+		case rawjson.String:
+			c.Command = v.Text()
+		case rawjson.Array:
 			c.Command = argvCommand(v)
 		default:
 			continue
@@ -182,10 +180,10 @@ func setArguments(c *Call, args gjson.Result) {
 
 // argvCommand turns a command given as an argument vector into one line,
 // unwrapping ["bash", "-lc", "<script>"].
-func argvCommand(v gjson.Result) string {
+func argvCommand(v rawjson.Value) string {
 	var argv []string
-	for _, a := range v.Array() {
-		argv = append(argv, a.String())
+	for a := range v.Elements() {
+		argv = append(argv, a.Text())
 	}
 	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
 		switch argv[0] {

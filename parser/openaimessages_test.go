@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/tidwall/gjson"
+
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 func TestOpenAIMessagesMatch(t *testing.T) {
@@ -52,7 +53,11 @@ func TestSetArguments(t *testing.T) {
 		{"read_file", `"[1,2]"`, input{"", "", map[string]string{"arguments": "[1,2]"}}},
 	} {
 		c := &Call{Tool: tt.tool, Kind: KindOf(tt.tool)}
-		setArguments(c, gjson.Parse(tt.args))
+		args, ok := rawjson.Parse(tt.args)
+		if !ok {
+			t.Fatalf("%s is not JSON", tt.args)
+		}
+		setArguments(c, args)
 		got := input{c.Command, c.File, c.Args}
 		if len(got.Args) == 0 {
 			got.Args = nil

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // `opencode export <id>` writes a session as one pretty-printed JSON object,
@@ -22,7 +22,7 @@ func matchOpencode(head []byte) bool {
 	if start < 0 {
 		return false
 	}
-	return strings.HasPrefix(gjson.GetBytes(head[start:], "info.id").String(), "ses_")
+	return strings.HasPrefix(rawjson.Peek(bytesString(head[start:])).Path("info", "id").Text(), "ses_")
 }
 
 // preambleEnd returns the offset of the '{' that opens the export, passing
@@ -60,65 +60,73 @@ func readOpencodeExport(s *Session, data []byte) {
 		return
 	}
 	lines := &lineCounter{data: data, line: 1}
-	doc := data[start:]
-	cut := false
 	// The session's strings share data's bytes until it is detached.
-	idx, ok := indexJSON(bytesString(doc))
+	text := bytesString(data[start:])
+	doc, ok := rawjson.Index(text)
 	if !ok {
-		msg, off := jsonError(doc)
+		msg, off := jsonError(data[start:])
 		line := 0
 		if off >= 0 {
 			line = lines.at(start + int(off))
 		}
 		s.skip(line, msg+"; calls before it are still read")
 		// What is read is what comes before the error.
-		doc = doc[:jsonPrefix(doc)]
-		cut = true
+		doc = rawjson.NewDoc(text[:rawjson.Prefix(text)])
 	}
-	root := bytesString(doc)
-	var f [2]string
-	var offs [2]int
-	idx.fieldsAt(root, []string{"info", "messages"}, f[:], offs[:])
-	info := value(f[0])
-	s.ID = info.Get("id").String()
+	var f rawjson.Fields
+	doc.Root().Pick(exportNames, &f)
+	info := f.Get(oeInfo)
+	s.ID = info.Get("id").Text()
 	setOpencodeInfo(s, info)
 
 	i := -1
-	idx.eachValueAt(f[1], func(off int, m string) bool {
+	for m := range f.Get(oeMessages).Values() {
 		i++
-		readOpencodeMessage(s, idx, m, i, cut, func(moff int) int {
-			return lines.at(start + offs[1] + off + moff)
-		})
-		return true
-	})
+		readOpencodeMessage(s, m, i, func(off int) int { return lines.at(start + off) })
+	}
 }
+
+// The members of an export that the decoder reads, by their index in
+// exportNames.
+const (
+	oeInfo = iota
+	oeMessages
+)
+
+var exportNames = rawjson.NewNames("info", "messages")
 
 // setOpencodeInfo sets the session's title, directory, version and times
 // from a Session.Info object, as an export and the storage folder hold it.
-func setOpencodeInfo(s *Session, info gjson.Result) {
-	s.Title = info.Get("title").String()
-	s.Cwd = info.Get("directory").String()
-	s.Agent = info.Get("version").String()
-	s.Start = epochMillis(info.Get("time.created"))
-	s.End = epochMillis(info.Get("time.updated"))
+func setOpencodeInfo(s *Session, info rawjson.Value) {
+	s.Title = info.Get("title").Text()
+	s.Cwd = info.Get("directory").Text()
+	s.Agent = info.Get("version").Text()
+	s.Start = epochMillis(info.Path("time", "created"))
+	s.End = epochMillis(info.Path("time", "updated"))
 }
 
-// readOpencodeMessage adds the tool calls of the raw message m, the i-th,
-// of the export indexed by idx. lineAt turns an offset in m into a line
-// number. When cut is set, m may end early, in the middle of a part.
-func readOpencodeMessage(s *Session, idx *docIndex, m string, i int, cut bool, lineAt func(int) int) {
-	var f [2]string
-	var offs [2]int
-	idx.fieldsAt(m, []string{"info", "parts"}, f[:], offs[:])
-	om := newOpencodeMessage(s, f[0], i)
-	om.idx = idx
-	idx.eachValueAt(f[1], func(off int, p string) bool {
-		if cut && !validJSONString(p) {
-			return false // the cut-off end of a broken export
+// The members of a message of an export that the decoder reads, by their
+// index in messageOfExportNames.
+const (
+	omInfo = iota
+	omParts
+)
+
+var messageOfExportNames = rawjson.NewNames("info", "parts")
+
+// readOpencodeMessage adds the tool calls of the message m, the i-th, of
+// an export. lineAt turns an offset in the export into a line number. In
+// an export cut short, m may end early, in the middle of a part.
+func readOpencodeMessage(s *Session, m rawjson.Value, i int, lineAt func(int) int) {
+	var f rawjson.Fields
+	m.Pick(messageOfExportNames, &f)
+	om := newOpencodeMessage(s, f.Get(omInfo), i)
+	for p := range f.Get(omParts).Values() {
+		if !p.Valid() {
+			break // the cut-off end of a broken export
 		}
-		om.part(p, Pos{File: s.Path, Line: lineAt(offs[1] + off)})
-		return true
-	})
+		om.part(p, Pos{File: s.Path, Line: lineAt(p.Offset())})
+	}
 }
 
 // An opencodeMessage adds the tool calls of one message to its session, part
@@ -126,28 +134,36 @@ func readOpencodeMessage(s *Session, idx *docIndex, m string, i int, cut bool, l
 // and database share it: they differ only in where a part comes from.
 type opencodeMessage struct {
 	s      *Session
-	idx    *docIndex // the index of the export the parts are in, if any
-	i      int       // index of the message in its session
-	tokens int       // output tokens, given to the message's first call
-	text   string    // the assistant's text since the last call
+	i      int    // index of the message in its session
+	tokens int    // output tokens, given to the message's first call
+	text   string // the assistant's text since the last call
 }
 
-// newOpencodeMessage starts the i-th message of s, whose raw info object
+// The members of a message's info that the decoder reads, by their index
+// in messageInfoNames.
+const (
+	oiRole = iota
+	oiModelID
+	oiTokens
+)
+
+var messageInfoNames = rawjson.NewNames("role", "modelID", "tokens")
+
+// newOpencodeMessage starts the i-th message of s, whose info object
 // (role, model, tokens) is info; info may be missing.
-func newOpencodeMessage(s *Session, info string, i int) *opencodeMessage {
-	var f [3]string
-	dups := noIndex.fieldsAt(info, []string{"role", "modelID", "tokens"}, f[:], nil)
-	if value(f[0]).String() == "assistant" {
-		if model := value(f[1]).String(); model != "" {
+func newOpencodeMessage(s *Session, info rawjson.Value, i int) *opencodeMessage {
+	var f rawjson.Fields
+	info.Pick(messageInfoNames, &f)
+	if f.Get(oiRole).Text() == "assistant" {
+		if model := f.Get(oiModelID).Text(); model != "" {
 			setOnce(&s.Model, model)
 		}
 	}
-	tokens := noIndex.below(info, "tokens", f[2], dups&4 != 0, "output")
-	return &opencodeMessage{s: s, i: i, tokens: int(value(tokens).Int())}
+	return &opencodeMessage{s: s, i: i, tokens: int(f.Path(oiTokens, "output").Int())}
 }
 
 // The members of a part that the decoder reads, by their index in
-// opencodePartFields.
+// opencodePartNames.
 const (
 	opType = iota
 	opSynthetic
@@ -155,19 +171,18 @@ const (
 	opCallID
 	opTool
 	opState
-	opCount
 )
 
-var opencodePartFields = []string{"type", "synthetic", "text", "callID", "tool", "state"}
+var opencodePartNames = rawjson.NewNames("type", "synthetic", "text", "callID", "tool", "state")
 
 // part reads one part of the message, valid JSON found at pos.
-func (m *opencodeMessage) part(p string, pos Pos) {
-	var f [opCount]string
-	m.idx.fieldsAt(p, opencodePartFields, f[:], nil)
-	switch value(f[opType]).String() {
+func (m *opencodeMessage) part(p rawjson.Value, pos Pos) {
+	var f rawjson.Fields
+	p.Pick(opencodePartNames, &f)
+	switch f.Get(opType).Text() {
 	case "text":
-		if !value(f[opSynthetic]).Bool() {
-			m.text = value(f[opText]).String()
+		if !f.Get(opSynthetic).Bool() {
+			m.text = f.Get(opText).Text()
 		}
 	case "tool":
 		c := m.call(&f, pos)
@@ -178,7 +193,7 @@ func (m *opencodeMessage) part(p string, pos Pos) {
 }
 
 // The members of a tool part's state that the decoder reads, by their
-// index in opencodeStateFields.
+// index in opencodeStateNames.
 const (
 	osTime = iota
 	osInput
@@ -186,50 +201,45 @@ const (
 	osOutput
 	osError
 	osMetadata
-	osCount
 )
 
-var opencodeStateFields = []string{"time", "input", "status", "output", "error", "metadata"}
+var opencodeStateNames = rawjson.NewNames("time", "input", "status", "output", "error", "metadata")
 
 // call adds the call of a tool part whose members are f, found at pos.
-func (m *opencodeMessage) call(f *[opCount]string, pos Pos) *Call {
+func (m *opencodeMessage) call(f *rawjson.Fields, pos Pos) *Call {
 	s := m.s
-	st := f[opState]
-	var sf [osCount]string
-	dups := m.idx.fieldsAt(st, opencodeStateFields, sf[:], nil)
-	stateAt := func(i int, path ...string) gjson.Result {
-		return value(m.idx.below(st, opencodeStateFields[i], sf[i], dups&(1<<i) != 0, path...))
-	}
+	var st rawjson.Fields
+	f.Get(opState).Pick(opencodeStateNames, &st)
 	c := &Call{
 		Msg:   m.i,
-		ID:    value(f[opCallID]).String(),
-		Tool:  value(f[opTool]).String(),
-		Start: epochMillis(stateAt(osTime, "start")),
-		End:   epochMillis(stateAt(osTime, "end")),
+		ID:    f.Get(opCallID).Text(),
+		Tool:  f.Get(opTool).Text(),
+		Start: epochMillis(st.Path(osTime, "start")),
+		End:   epochMillis(st.Path(osTime, "end")),
 		Pos:   pos,
 	}
 	c.Kind = KindOf(c.Tool)
-	in := sf[osInput]
-	setInputRaw(c, in, asIs, asIs)
-	if m.idx.dig(in, "redacted") != "" && len(s.Notes) == 0 {
+	in := st.Get(osInput)
+	setInput(c, in, nil, nil)
+	if in.Get("redacted").Exists() && len(s.Notes) == 0 {
 		s.Notes = append(s.Notes, "the export was made with --sanitize: commands and outputs are redacted, so failures cannot be explained")
 	}
-	c.Status = value(sf[osStatus]).String()
+	c.Status = Status(st.Get(osStatus).Text())
 	switch c.Status {
-	case "completed":
-		c.Output = abridge(value(sf[osOutput]).String())
-	case "error":
+	case StatusCompleted:
+		c.Output = abridge(st.Get(osOutput).Text())
+	case StatusError:
 		c.IsError = true
-		c.Output = abridge(value(sf[osError]).String())
-	case "pending", "running":
+		c.Output = abridge(st.Get(osError).Text())
+	case "pending", StatusRunning:
 		// Left unfinished when the session stopped.
-		c.Status = "interrupted"
-		c.Output = abridge(stateAt(osMetadata, "output").String())
+		c.Status = StatusInterrupted
+		c.Output = abridge(st.Path(osMetadata, "output").Text())
 	}
-	if stateAt(osMetadata, "interrupted").Bool() {
-		c.Status = "interrupted"
+	if st.Path(osMetadata, "interrupted").Bool() {
+		c.Status = StatusInterrupted
 	}
-	if exit := stateAt(osMetadata, "exit"); exit.Type == gjson.Number {
+	if exit := st.Path(osMetadata, "exit"); exit.Kind() == rawjson.Number {
 		code := int(exit.Int())
 		c.Exit = &code
 	}
@@ -242,8 +252,9 @@ func (m *opencodeMessage) call(f *[opCount]string, pos Pos) *Call {
 	return c
 }
 
-func epochMillis(v gjson.Result) time.Time {
-	if v.Type != gjson.Number {
+// epochMillis reads a time given in milliseconds since 1970.
+func epochMillis(v rawjson.Value) time.Time {
+	if v.Kind() != rawjson.Number {
 		return time.Time{}
 	}
 	return unixMillis(v.Int())

@@ -366,7 +366,7 @@ func (d *opencodeDB) readSession(s *Session) error {
 		if isOldOpencodeMessage(info) {
 			old++
 		}
-		m := newOpencodeMessage(s, info.Raw, i)
+		m := newOpencodeMessage(s, info, i)
 		if err := d.readParts(s, m, msg.id); err != nil {
 			return err
 		}
@@ -390,7 +390,7 @@ func (d *opencodeDB) readParts(s *Session, m *opencodeMessage, id string) error 
 		}
 		pos := Pos{File: d.path + "#part/" + id}
 		if p, ok := jsonObject(s, pos.File, data, false); ok {
-			m.part(p.Raw, pos)
+			m.part(p, pos)
 		}
 	}
 	return rows.Err()

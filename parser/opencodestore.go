@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // opencode keeps its sessions in its data folder,
@@ -347,8 +347,8 @@ func readOpencodeInfo(dir, folder, id string) (*opencodeCopy, error) {
 		return nil, err
 	}
 	setOpencodeInfo(s, info)
-	c.updated = info.Get("time.updated").Int()
-	c.parent = info.Get("parentID").String()
+	c.updated = info.Path("time", "updated").Int()
+	c.parent = info.Get("parentID").Text()
 	return c, nil
 }
 
@@ -372,13 +372,13 @@ func readOpencodeFiles(s *Session, msgDir string, partDir func(string) string) e
 		}
 		if s.Cwd == "" {
 			// Era A sessions have no directory; their messages do.
-			s.Cwd = cmp.Or(info.Get("path.cwd").String(), info.Get("metadata.assistant.path.cwd").String())
+			s.Cwd = cmp.Or(info.Path("path", "cwd").Text(), info.Path("metadata", "assistant", "path", "cwd").Text())
 		}
 		if isOldOpencodeMessage(info) {
 			old++ // its parts are in it, not in a folder
 			continue
 		}
-		m := newOpencodeMessage(s, info.Raw, i)
+		m := newOpencodeMessage(s, info, i)
 		folder := partDir(id)
 		parts, err := jsonIDs(folder)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -400,7 +400,7 @@ func readOpencodeFiles(s *Session, msgDir string, partDir func(string) string) e
 			if p, ok := jsonObject(s, name, data, true); ok {
 				// The line where the object starts: 1 unless blank lines precede it.
 				line := 1 + bytes.Count(data[:bytes.IndexByte(data, '{')], []byte("\n"))
-				m.part(p.Raw, Pos{File: name, Line: line})
+				m.part(p, Pos{File: name, Line: line})
 			}
 		}
 	}
@@ -417,8 +417,8 @@ func readOpencodeFiles(s *Session, msgDir string, partDir func(string) string) e
 
 // isOldOpencodeMessage reports whether info is a message of opencode's first
 // format, before mid-2025, which holds its parts itself.
-func isOldOpencodeMessage(info gjson.Result) bool {
-	return info.Get("parts").IsArray()
+func isOldOpencodeMessage(info rawjson.Value) bool {
+	return info.Get("parts").Kind() == rawjson.Array
 }
 
 // noteOldOpencodeMessages notes that the session has n messages of the
@@ -453,10 +453,10 @@ func jsonIDs(dir string) ([]string, error) {
 // readJSONFile reads the JSON object in file name. A missing file, or one
 // that is not a JSON object, gives an empty result; the latter is recorded in
 // s.Skipped. Other errors are returned.
-func readJSONFile(s *Session, name string) (gjson.Result, error) {
+func readJSONFile(s *Session, name string) (rawjson.Value, error) {
 	data, err := readRecordFile(s, name)
 	if data == nil {
-		return gjson.Result{}, err
+		return rawjson.Value{}, err
 	}
 	v, _ := jsonObject(s, name, data, true)
 	return v, nil
@@ -510,7 +510,7 @@ func readRecordFile(s *Session, name string) ([]byte, error) {
 // jsonObject parses data, a file's content or a row's, as one JSON object.
 // When it is not one, it records a SyntaxError at name, with the line of the
 // error if lines is set, and reports false.
-func jsonObject(s *Session, name string, data []byte, lines bool) (gjson.Result, bool) {
+func jsonObject(s *Session, name string, data []byte, lines bool) (rawjson.Value, bool) {
 	skip := func(off int64, msg string) {
 		line := 0
 		if lines && off >= 0 {
@@ -522,20 +522,20 @@ func jsonObject(s *Session, name string, data []byte, lines bool) (gjson.Result,
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		skip(0, "empty record: expected a JSON object")
-		return gjson.Result{}, false
+		return rawjson.Value{}, false
 	}
-	if !validJSON(data) {
+	v, ok := rawjson.Parse(string(data))
+	if !ok {
 		msg, off := "", int64(0)
 		if s.listsSkipped() { // else why is not said
 			msg, off = jsonError(data)
 		}
 		skip(off, msg)
-		return gjson.Result{}, false
+		return rawjson.Value{}, false
 	}
-	v := gjson.ParseBytes(data)
-	if !v.IsObject() {
+	if v.Kind() != rawjson.Object {
 		skip(0, "record is not a JSON object")
-		return gjson.Result{}, false
+		return rawjson.Value{}, false
 	}
 	return v, true
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // The samples of opencode's storage are txtar archives, each of a data
@@ -430,7 +432,7 @@ func TestOpencodeStoreDamage(t *testing.T) {
 		{"no part folders", map[string]string{ses: `{}`, msg: `{}`, "storage/message/ses_1/msg_2.json": `{}`}, 0,
 			[]string{"2 messages have no part folder (the first: storage/part/msg_1): any calls they made are missing"}, ""},
 		{"part nested too deep", map[string]string{ses: `{}`, msg: `{}`,
-			part: strings.Replace(tool, `"false"`, `"false", "x": `+strings.Repeat("[", maxNesting)+strings.Repeat("]", maxNesting), 1)}, 0,
+			part: strings.Replace(tool, `"false"`, `"false", "x": `+strings.Repeat("[", rawjson.MaxDepth)+strings.Repeat("]", rawjson.MaxDepth), 1)}, 0,
 			[]string{"storage/part/msg_1/prt_1.json:1: invalid JSON: nested more than 10000 levels deep"}, ""},
 		{"unreadable part", map[string]string{ses: `{}`, msg: `{}`, "storage/part/msg_1/prt_0.json": tool, part: "->prt_1.json"}, 1,
 			nil, "read opencode session ses_1: stat storage/part/msg_1/prt_1.json: too many levels of symbolic links"},

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // OpenHands (formerly OpenDevin) records a conversation as events: actions
@@ -40,38 +40,54 @@ var openhandsNoise = []string{
 // openhandsKinds are the kinds of the tool actions whose names KindOf does
 // not know as such.
 var openhandsKinds = map[string]Kind{
-	"run": Shell, "read": Read, "write": Write, "edit": Edit, "browse": Web,
-	"browse_interactive": Web, "delegate": Task,
+	"run": KindShell, "read": KindRead, "write": KindWrite, "edit": KindEdit, "browse": KindWeb,
+	"browse_interactive": KindWeb, "delegate": KindTask,
 }
 
 func matchOpenHands(head []byte) bool {
 	switch jsonStart(head) {
 	case '[':
-		ok := false
-		gjson.Parse(bytesString(head)).ForEach(func(_, e gjson.Result) bool {
-			ok = isOpenHandsEvent(e) ||
+		for e := range rawjson.Peek(bytesString(head)).Elements() {
+			return isOpenHandsEvent(e) ||
 				// A first event cut off by the end of the head, such as a
 				// long system prompt: every event starts with these keys.
-				(!validJSONString(e.Raw) && e.Get("id").Type == gjson.Number &&
-					e.Get("timestamp").Type == gjson.String && e.Get("source").Type == gjson.String)
-			return false
-		})
-		return ok
+				(!e.Valid() && e.Get("id").Kind() == rawjson.Number &&
+					e.Get("timestamp").Kind() == rawjson.String && e.Get("source").Kind() == rawjson.String)
+		}
 	case '{':
-		return isOpenHandsEvent(gjson.Parse(bytesString(head)))
+		return isOpenHandsEvent(rawjson.Peek(bytesString(head)))
 	}
 	return false
 }
 
-func isOpenHandsEvent(e gjson.Result) bool {
-	if !e.IsObject() {
+func isOpenHandsEvent(e rawjson.Value) bool {
+	if e.Kind() != rawjson.Object {
 		return false
 	}
-	m := topMembers(e, "action", "observation", "id", "source", "timestamp")
-	action, observation, id, source, timestamp := m[0], m[1], m[2], m[3], m[4]
-	kind := action.Type == gjson.String || observation.Type == gjson.String
-	return kind && id.Exists() && (source.Exists() || timestamp.Exists())
+	var f rawjson.Fields
+	e.Pick(openhandsEventNames, &f)
+	kind := f.Get(ohAction).Kind() == rawjson.String || f.Get(ohObservation).Kind() == rawjson.String
+	return kind && f.Get(ohID).Exists() && (f.Get(ohSource).Exists() || f.Get(ohTimestamp).Exists())
 }
+
+// The members of an event that the decoder reads, by their index in
+// openhandsEventNames.
+const (
+	ohID = iota
+	ohTimestamp
+	ohSource
+	ohAction
+	ohObservation
+	ohArgs
+	ohMessage
+	ohToolCallMetadata
+	ohCause
+	ohContent
+	ohExtras
+)
+
+var openhandsEventNames = rawjson.NewNames("id", "timestamp", "source", "action", "observation", "args",
+	"message", "tool_call_metadata", "cause", "content", "extras")
 
 type openhandsDecoder struct {
 	s        *Session
@@ -87,22 +103,20 @@ func decodeOpenHands(r io.Reader, name string) (*Session, error) {
 		byEvent:  make(map[int64]*Call),
 		byCallID: make(map[string]*Call),
 	}
-	data, lines, release, err := readJSONDoc(r, d.s)
+	root, lines, release, err := readJSONDoc(r, d.s)
 	defer release()
 	d.lines = lines
-	root := gjson.ParseBytes(data)
-	switch {
-	case root.IsArray():
+	switch root.Kind() {
+	case rawjson.Array:
 		i := -1
-		root.ForEach(func(_, e gjson.Result) bool {
+		for e := range root.Elements() {
 			i++
-			if !validJSONString(e.Raw) {
-				return false // the cut-off end of a broken file
+			if !e.Valid() {
+				break // the cut-off end of a broken file
 			}
 			d.event(e, i)
-			return true
-		})
-	case root.IsObject():
+		}
+	case rawjson.Object:
 		d.event(root, 0)
 	default:
 		if len(d.s.Skipped) == 0 {
@@ -113,12 +127,14 @@ func decodeOpenHands(r io.Reader, name string) (*Session, error) {
 	return d.s, err
 }
 
-func (d *openhandsDecoder) event(e gjson.Result, i int) {
-	if !e.IsObject() {
-		d.s.skip(d.lines.at(e.Index), "event is not a JSON object")
+func (d *openhandsDecoder) event(e rawjson.Value, i int) {
+	if e.Kind() != rawjson.Object {
+		d.s.skip(d.lines.at(e.Offset()), "event is not a JSON object")
 		return
 	}
-	when := isoTime(e.Get("timestamp").String())
+	var f rawjson.Fields
+	e.Pick(openhandsEventNames, &f)
+	when := isoTime(f.Get(ohTimestamp).Text())
 	if !when.IsZero() {
 		if d.s.Start.IsZero() {
 			d.s.Start = when
@@ -127,34 +143,36 @@ func (d *openhandsDecoder) event(e gjson.Result, i int) {
 			d.s.End = when
 		}
 	}
-	if a := e.Get("action"); a.Type == gjson.String {
-		d.action(e, a.String(), i, when)
-	} else if o := e.Get("observation"); o.Type == gjson.String {
-		d.observation(e, o.String(), when)
+	if a := f.Get(ohAction); a.Kind() == rawjson.String {
+		d.action(&f, a.Text(), i, when)
+	} else if o := f.Get(ohObservation); o.Kind() == rawjson.String {
+		d.observation(&f, o.Text(), when)
 	}
 }
 
-func (d *openhandsDecoder) action(e gjson.Result, action string, i int, when time.Time) {
-	args := e.Get("args")
-	if action == "message" && e.Get("source").String() == "user" && d.s.Title == "" {
-		text := args.Get("content").String()
+// action reads an action event, whose members are e.
+func (d *openhandsDecoder) action(e *rawjson.Fields, action string, i int, when time.Time) {
+	args := e.Get(ohArgs)
+	source := e.Get(ohSource).Text()
+	if action == "message" && source == "user" && d.s.Title == "" {
+		text := args.Get("content").Text()
 		if text == "" {
-			text = e.Get("message").String()
+			text = e.Get(ohMessage).Text()
 		}
 		d.s.Title = firstLine(text, 100)
 	}
-	if openhandsNotTools[action] || e.Get("source").String() == "user" {
+	if openhandsNotTools[action] || source == "user" {
 		return
 	}
-	meta := e.Get("tool_call_metadata")
+	meta := e.Get(ohToolCallMetadata)
 	c := &Call{
 		Msg:    i,
-		ID:     meta.Get("tool_call_id").String(),
-		Tool:   meta.Get("function_name").String(),
+		ID:     meta.Get("tool_call_id").Text(),
+		Tool:   meta.Get("function_name").Text(),
 		Start:  when,
-		Text:   abridgeText(args.Get("thought").String()),
-		Status: "no-result",
-		Pos:    Pos{File: d.s.Path, Line: d.lines.at(e.Index)},
+		Text:   abridgeText(args.Get("thought").Text()),
+		Status: StatusNoResult,
+		Pos:    Pos{File: d.s.Path, Line: d.lines.at(e.Object().Offset())},
 	}
 	if c.Tool == "" {
 		c.Tool = action
@@ -163,11 +181,11 @@ func (d *openhandsDecoder) action(e gjson.Result, action string, i int, when tim
 	if k, ok := openhandsKinds[action]; ok {
 		c.Kind = k
 	}
-	if action == "edit" && (args.Get("command").String() == "create" ||
-		strings.Contains(args.Get("translated_ipython_code").String(), `'command': 'create'`)) {
-		c.Kind = Write
+	if action == "edit" && (args.Get("command").Text() == "create" ||
+		strings.Contains(args.Get("translated_ipython_code").Text(), `'command': 'create'`)) {
+		c.Kind = KindWrite
 	}
-	setInput(c, args)
+	setInput(c, args, nil, nil)
 	for _, k := range openhandsNoise {
 		delete(c.Args, k)
 	}
@@ -175,13 +193,13 @@ func (d *openhandsDecoder) action(e gjson.Result, action string, i int, when tim
 		delete(c.Args, "is_input")
 	}
 	resp := meta.Get("model_response")
-	setOnce(&d.s.Model, resp.Get("model").String())
-	if id := resp.Get("id").String(); id == "" || id != d.response {
-		c.Tokens = int(resp.Get("usage.completion_tokens").Int())
+	setOnce(&d.s.Model, resp.Get("model").Text())
+	if id := resp.Get("id").Text(); id == "" || id != d.response {
+		c.Tokens = int(resp.Path("usage", "completion_tokens").Int())
 		d.response = id
 	}
 	d.s.add(c)
-	if id := e.Get("id"); id.Type == gjson.Number {
+	if id := e.Get(ohID); id.Kind() == rawjson.Number {
 		d.byEvent[id.Int()] = c
 	}
 	if c.ID != "" && d.byCallID[c.ID] == nil {
@@ -193,53 +211,54 @@ func (d *openhandsDecoder) action(e gjson.Result, action string, i int, when tim
 // command's output, which says nothing the exit code does not.
 var routineSuffixRE = regexp.MustCompile(`^\s*\[The command completed with exit code -?\d+\.\]\s*$`)
 
-func (d *openhandsDecoder) observation(e gjson.Result, obs string, when time.Time) {
+// observation reads an observation event, whose members are e.
+func (d *openhandsDecoder) observation(e *rawjson.Fields, obs string, when time.Time) {
 	var c *Call
-	if cause := e.Get("cause"); cause.Type == gjson.Number {
+	if cause := e.Get(ohCause); cause.Kind() == rawjson.Number {
 		c = d.byEvent[cause.Int()]
 	}
 	if c == nil {
-		c = d.byCallID[e.Get("tool_call_metadata.tool_call_id").String()]
+		c = d.byCallID[e.Path(ohToolCallMetadata, "tool_call_id").Text()]
 	}
-	if c == nil || c.Status != "no-result" {
+	if c == nil || c.Status != StatusNoResult {
 		return // the answer to a message or a state change
 	}
 	c.Status = ""
 	c.End = when
-	extras := e.Get("extras")
-	out := e.Get("content").String()
+	extras := e.Get(ohExtras)
+	out := e.Get(ohContent).Text()
 	switch obs {
 	case "run":
 		meta := extras.Get("metadata")
 		code := meta.Get("exit_code")
-		if code.Type != gjson.Number {
+		if code.Kind() != rawjson.Number {
 			code = extras.Get("exit_code")
 		}
-		if prefix := meta.Get("prefix").String(); strings.TrimSpace(prefix) != "" {
+		if prefix := meta.Get("prefix").Text(); strings.TrimSpace(prefix) != "" {
 			out = prefix + out
 		}
-		suffix := meta.Get("suffix").String()
+		suffix := meta.Get("suffix").Text()
 		if strings.TrimSpace(suffix) != "" && !routineSuffixRE.MatchString(suffix) {
 			out += suffix
 		}
-		if code.Type == gjson.Number {
+		if code.Kind() == rawjson.Number {
 			if n := int(code.Int()); n != -1 {
 				c.Exit = &n
 			} else {
 				// Still running when the agent stopped waiting.
 				c.Note = strings.Trim(strings.TrimSpace(suffix), "[]")
-				c.Status = "running"
+				c.Status = StatusRunning
 				if strings.Contains(c.Note, "timed out") {
-					c.Status = "interrupted"
+					c.Status = StatusInterrupted
 				}
 			}
 		}
-		setOnce(&d.s.Cwd, meta.Get("working_dir").String())
+		setOnce(&d.s.Cwd, meta.Get("working_dir").Text())
 	case "error":
 		c.IsError = true
 	case "user_rejected":
 		c.IsError = true
-		c.Status = "rejected"
+		c.Status = StatusRejected
 	}
 	c.Output = abridge(out)
 }

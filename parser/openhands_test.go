@@ -33,7 +33,7 @@ func TestOpenHandsResults(t *testing.T) {
 	run := `{"id":1,"source":"agent","action":"run","args":{"command":"sleep 999"},"tool_call_metadata":{"tool_call_id":"t1","function_name":"execute_bash"}}`
 	type result struct {
 		Exit    any
-		Status  string
+		Status  Status
 		IsError bool
 		Output  string
 		Note    string

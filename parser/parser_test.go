@@ -297,10 +297,11 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 }
 
-// TestParseStream checks that ParseStream hands done the calls ParseEach
-// hands it, in the same order and the same, and returns the same session
-// but for the calls, which a format that streams does not keep.
-func TestParseStream(t *testing.T) {
+// TestForget checks that Parse with Each and Forget hands done the calls
+// it hands done with Each alone, in the same order and the same, and
+// returns the same session but for the calls, which a format that streams
+// does not keep.
+func TestForget(t *testing.T) {
 	use := func(id, cmd string) string {
 		return `{"type":"assistant","sessionId":"s","message":{"id":"m` + id + `","content":[{"type":"tool_use","id":"` + id + `","name":"Bash","input":{"command":"` + cmd + `"}}]}}`
 	}
@@ -334,17 +335,17 @@ func TestParseStream(t *testing.T) {
 	streamed := 0
 	for name, in := range inputs {
 		var each, stream []*Call
-		want, werr := ParseEach(strings.NewReader(in), name, nil, func(c *Call) { each = append(each, c) })
-		got, gerr := ParseStream(strings.NewReader(in), name, nil, func(c *Call) { stream = append(stream, c) })
+		want, werr := Parse(strings.NewReader(in), name, nil, Each(func(c *Call) { each = append(each, c) }))
+		got, gerr := Parse(strings.NewReader(in), name, nil, Forget(), Each(func(c *Call) { stream = append(stream, c) }))
 		if (werr == nil) != (gerr == nil) || (want == nil) != (got == nil) {
-			t.Errorf("%s: ParseEach gave %v, ParseStream %v", name, werr, gerr)
+			t.Errorf("%s: with Each alone: %v; with Forget: %v", name, werr, gerr)
 			continue
 		}
 		if want == nil {
 			continue
 		}
 		if diff := cmp.Diff(dump(each), dump(stream)); diff != "" {
-			t.Errorf("%s: the calls handed to done differ (-ParseEach +ParseStream):\n%s", name, diff)
+			t.Errorf("%s: the calls handed to done differ (-Each +Forget):\n%s", name, diff)
 		}
 		// done is called once for each call of the session, whenever
 		// the decoder is done with it.
@@ -355,11 +356,11 @@ func TestParseStream(t *testing.T) {
 		if len(got.Calls) == 0 && len(want.Calls) > 0 {
 			streamed++
 		} else if diff := cmp.Diff(dump(want.Calls), dump(got.Calls)); diff != "" {
-			t.Errorf("%s: the session keeps other calls (-ParseEach +ParseStream):\n%s", name, diff)
+			t.Errorf("%s: the session keeps other calls (-Each +Forget):\n%s", name, diff)
 		}
 		want.Calls, got.Calls = nil, nil
 		if diff := cmp.Diff(dump(want), dump(got)); diff != "" {
-			t.Errorf("%s: the sessions differ (-ParseEach +ParseStream):\n%s", name, diff)
+			t.Errorf("%s: the sessions differ (-Each +Forget):\n%s", name, diff)
 		}
 	}
 	if streamed < 3 {

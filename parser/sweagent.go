@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // SWE-agent writes a run as one pretty-printed JSON object, <instance>.traj:
@@ -30,15 +30,16 @@ func matchSWEAgent(head []byte) bool {
 	if jsonStart(head) != '{' {
 		return false
 	}
-	traj := gjson.GetBytes(head, "trajectory")
-	if !traj.IsArray() {
+	doc := rawjson.Peek(bytesString(head))
+	traj := doc.Get("trajectory")
+	if traj.Kind() != rawjson.Array {
 		return false
 	}
-	if strings.TrimSpace(traj.Raw) == "[]" {
+	if strings.TrimSpace(traj.Raw()) == "[]" {
 		// A run that stopped before its first step.
-		return gjson.GetBytes(head, "info").IsObject() || gjson.GetBytes(head, "history").IsArray()
+		return doc.Get("info").Kind() == rawjson.Object || doc.Get("history").Kind() == rawjson.Array
 	}
-	switch firstKey(strings.TrimSpace(traj.Raw)[1:]) {
+	switch firstKey(strings.TrimSpace(traj.Raw())[1:]) {
 	case "action", "observation", "response", "thought", "state", "execution_time", "query":
 		return true
 	}
@@ -62,66 +63,69 @@ var sweErrorRE = regexp.MustCompile(`^(?:Your proposed edit has introduced new s
 
 func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "swe-agent", Calls: []*Call{}}
-	data, lines, release, err := readJSONDoc(r, s)
+	root, lines, release, err := readJSONDoc(r, s)
 	defer release()
-	root := gjson.ParseBytes(data)
-	if !root.IsObject() {
+	if root.Kind() != rawjson.Object {
 		if len(s.Skipped) == 0 {
 			s.skip(1, "not a JSON object: expected a SWE-agent trajectory")
 		}
 		return s, err
 	}
-	info := root.Get("info")
-	s.Agent = info.Get("swe_agent_version").String()
-	rc := root.Get("replay_config")
-	if rc.Type == gjson.String && validJSONString(rc.String()) {
-		rc = gjson.Parse(rc.String())
-	}
-	s.ID = rc.Get("problem_statement.id").String()
-	s.Model = rc.Get("agent.model.name").String()
-	setOnce(&s.Model, rc.Get("agent.model.model_name").String())
-	s.Title = sweTitle(root.Get("history"), rc)
-	ids := newSWECallIDs(root.Get("history"))
+	s.Agent = root.Get("info").Get("swe_agent_version").Text()
+	rc := jsonInString(root.Get("replay_config"))
+	s.ID = rc.Path("problem_statement", "id").Text()
+	s.Model = rc.Path("agent", "model", "name").Text()
+	setOnce(&s.Model, rc.Path("agent", "model", "model_name").Text())
+	history := root.Get("history")
+	s.Title = sweTitle(history, rc)
+	ids := newSWECallIDs(history)
 
 	i := -1
-	root.Get("trajectory").ForEach(func(_, step gjson.Result) bool {
+	for step := range root.Get("trajectory").Values() {
 		i++
-		if !validJSONString(step.Raw) {
-			return false // the cut-off end of a broken file
+		if !step.Valid() {
+			break // the cut-off end of a broken file
 		}
-		state := step.Get("state")
-		if state.Type == gjson.String && validJSONString(state.String()) {
-			state = gjson.Parse(state.String()) // older runs store it as JSON text
-		}
-		setOnce(&s.Cwd, state.Get("working_dir").String())
-		action := strings.TrimSpace(step.Get("action").String())
+		state := jsonInString(step.Get("state")) // older runs store it as JSON text
+		setOnce(&s.Cwd, state.Get("working_dir").Text())
+		action := strings.TrimSpace(step.Get("action").Text())
 		if action == "" {
-			return true // a step whose reply held no command
+			continue // a step whose reply held no command
 		}
-		text := step.Get("thought").String()
+		text := step.Get("thought").Text()
 		if strings.TrimSpace(text) == "" {
-			text = step.Get("response").String()
+			text = step.Get("response").Text()
 		}
 		c := &Call{
 			Msg:    i,
-			Output: abridge(step.Get("observation").String()),
+			Output: abridge(step.Get("observation").Text()),
 			Text:   abridgeText(text),
-			Pos:    Pos{File: s.Path, Line: lines.at(step.Index)},
+			Pos:    Pos{File: s.Path, Line: lines.at(step.Offset())},
 		}
-		openFile := state.Get("open_file").String()
+		openFile := state.Get("open_file").Text()
 		if openFile == "n/a" {
 			openFile = ""
 		}
 		c.ID = ids.next(action)
 		sweAction(c, action, openFile)
-		if c.Kind != Shell && sweErrorRE.MatchString(strings.TrimSpace(c.Output)) {
+		if c.Kind != KindShell && sweErrorRE.MatchString(strings.TrimSpace(c.Output)) {
 			c.IsError = true
 		}
 		s.add(c)
-		return true
-	})
+	}
 	sortSkipped(s)
 	return s, err
+}
+
+// jsonInString returns the JSON value v holds as text, when v is a string
+// that holds one; else v.
+func jsonInString(v rawjson.Value) rawjson.Value {
+	if v.Kind() == rawjson.String {
+		if in, ok := rawjson.Parse(v.Text()); ok {
+			return in
+		}
+	}
+	return v
 }
 
 // sweCallIDs hands out the tool call ids of a function-calling run: its
@@ -134,15 +138,14 @@ type sweCallIDs struct {
 	used    map[string]bool
 }
 
-func newSWECallIDs(history gjson.Result) *sweCallIDs {
+func newSWECallIDs(history rawjson.Value) *sweCallIDs {
 	t := &sweCallIDs{used: make(map[string]bool)}
-	history.ForEach(func(_, m gjson.Result) bool {
-		if m.Get("role").String() == "assistant" && !m.Get("is_demo").Bool() {
-			t.actions = append(t.actions, strings.TrimSpace(m.Get("action").String()))
-			t.ids = append(t.ids, m.Get("tool_calls.0.id").String())
+	for m := range history.Values() {
+		if m.Get("role").Text() == "assistant" && !m.Get("is_demo").Bool() {
+			t.actions = append(t.actions, strings.TrimSpace(m.Get("action").Text()))
+			t.ids = append(t.ids, m.Path("tool_calls", "0", "id").Text())
 		}
-		return true
-	})
+	}
 	return t
 }
 
@@ -171,7 +174,7 @@ func (t *sweCallIDs) next(action string) string {
 func sweAction(c *Call, action, openFile string) {
 	f := commandFields(action, 3)
 	if len(f) == 0 || !sweCommands[f[0]] {
-		c.Tool, c.Kind, c.Command = "bash", Shell, action
+		c.Tool, c.Kind, c.Command = "bash", KindShell, action
 		return
 	}
 	c.Tool = f[0]
@@ -197,9 +200,9 @@ func sweAction(c *Call, action, openFile string) {
 		c.File = arg(2)
 		switch sub {
 		case "view":
-			c.Kind = Read
+			c.Kind = KindRead
 		case "create":
-			c.Kind = Write
+			c.Kind = KindWrite
 		}
 		c.Args = map[string]string{"command": sub}
 	}
@@ -210,20 +213,22 @@ func sweAction(c *Call, action, openFile string) {
 }
 
 // sweTitle returns the first line of the issue the run worked on.
-func sweTitle(history, rc gjson.Result) string {
+func sweTitle(history, rc rawjson.Value) string {
 	title := ""
-	history.ForEach(func(_, m gjson.Result) bool {
-		if m.Get("role").String() != "user" || m.Get("is_demo").Bool() {
-			return true
+	for m := range history.Values() {
+		if m.Get("role").Text() != "user" || m.Get("is_demo").Bool() {
+			continue
 		}
 		text := blockText(m.Get("content"))
 		if _, issue, ok := strings.Cut(text, "ISSUE:\n"); ok {
 			title = firstLine(issue, 100)
 		}
-		return title == ""
-	})
+		if title != "" {
+			break
+		}
+	}
 	if title == "" {
-		title = firstLine(rc.Get("problem_statement.text").String(), 100)
+		title = firstLine(rc.Path("problem_statement", "text").Text(), 100)
 	}
 	return title
 }
@@ -264,17 +269,19 @@ func commandFields(s string, n int) []string {
 	return out
 }
 
-// readJSONDoc reads a whole JSON document. Invalid JSON, such as a file cut
-// off while it was written, is reported in s.Skipped at the line of the
-// error; gjson still reads the document up to there. A read error comes
-// back wrapped, with the data read before it; a document longer than
+// readJSONDoc reads a whole JSON document and returns its value. Invalid
+// JSON, such as a file cut off while it was written, is reported in
+// s.Skipped at the line of the error, and read up to there: its last
+// values may be incomplete, and are not Valid. A read error comes back
+// wrapped, with the data read before it; a document longer than
 // maxDocument gives no data and a LimitError, as does a LimitError from r.
 // release gives back the token of bigRecords the document may hold, once
-// the decoder is done with it.
-func readJSONDoc(r io.Reader, s *Session) (data []byte, lines *lineCounter, release func(), err error) {
+// the decoder is done with it. The values share the document's memory,
+// which is not reused.
+func readJSONDoc(r io.Reader, s *Session) (root rawjson.Value, lines *lineCounter, release func(), err error) {
 	var b bytes.Buffer
 	release, err = readDocument(&b, r)
-	data = b.Bytes()
+	data := b.Bytes()
 	if errors.As(err, new(*LimitError)) {
 		data = nil // not worth reading what came before
 	}
@@ -282,15 +289,26 @@ func readJSONDoc(r io.Reader, s *Session) (data []byte, lines *lineCounter, rele
 		err = fmt.Errorf("read %s: %w", s.Path, err)
 	}
 	lines = &lineCounter{data: data, line: 1}
-	if len(data) > 0 && !validJSON(data) {
-		msg, off := jsonError(data)
-		line := 0
-		if off >= 0 {
-			line = lines.at(int(off))
+	text := bytesString(data)
+	doc, ok := rawjson.Index(text)
+	if !ok {
+		if len(data) > 0 {
+			msg, off := jsonError(data)
+			line := 0
+			if off >= 0 {
+				line = lines.at(int(off))
+			}
+			s.skip(line, msg+"; calls before it are still read")
 		}
-		s.skip(line, msg+"; calls before it are still read")
+		// Pass over any control character before the value, as gjson,
+		// which read these documents before, did.
+		start := 0
+		for start < len(text) && text[start] <= ' ' {
+			start++
+		}
+		doc = rawjson.NewDoc(text[:start+rawjson.Prefix(text[start:])])
 	}
-	return data, lines, release, err
+	return doc.Root(), lines, release, err
 }
 
 // sortSkipped puts a whole-document decoder's skipped records in input

@@ -73,7 +73,7 @@ func callLines(s *Session) []string {
 			l += " error"
 		}
 		if c.Status != "" {
-			l += " status=" + c.Status
+			l += " status=" + string(c.Status)
 		}
 		l += fmt.Sprintf(" out=%q", c.Output)
 		out = append(out, l)

@@ -20,9 +20,10 @@ func (s *Session) toValidUTF8Fields() {
 
 // toValidUTF8 does what Session.toValidUTF8 does to one call.
 func (c *Call) toValidUTF8() {
-	for _, p := range []*string{&c.ID, &c.Tool, &c.Command, &c.File, &c.Output, &c.Status, &c.Note, &c.Text, &c.Sidechain} {
+	for _, p := range []*string{&c.ID, &c.Tool, &c.Command, &c.File, &c.Output, &c.Note, &c.Text, &c.Sidechain} {
 		*p = validUTF8(*p)
 	}
+	c.Status = Status(validUTF8(string(c.Status)))
 	for k, v := range c.Args {
 		if vk := validUTF8(k); vk != k {
 			delete(c.Args, k)

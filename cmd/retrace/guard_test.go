@@ -165,7 +165,7 @@ func replay(t *testing.T, agent, path, store string) []replayed {
 	defer tr.close()
 	var out []replayed
 	for i, c := range s.Calls {
-		if c.Kind != parser.Shell || c.Command == "" {
+		if c.Kind != parser.KindShell || c.Command == "" {
 			continue
 		}
 		if agent == "" {

@@ -488,11 +488,11 @@ func (rd reader) readWith(src source, stdin io.Reader, part func(result), red *r
 		}
 		close(analyzed)
 	}()
-	parse := parser.ParseEach
+	parse := []parser.Option{parser.Each(func(c *parser.Call) { calls <- c })}
 	if rd.parts {
-		parse = parser.ParseStream // the parts hold the calls
+		parse = append(parse, parser.Forget()) // the parts hold the calls
 	}
-	s, err := parse(br, src.name, rd.format, func(c *parser.Call) { calls <- c })
+	s, err := parser.Parse(br, src.name, rd.format, parse...)
 	close(calls)
 	<-analyzed
 	if s == nil && errors.Is(err, parser.ErrDatabase) {

@@ -27,10 +27,8 @@ var forbidden = map[string][]string{
 }
 
 // onlyUnder lists imports that only the packages under the folders named
-// may have: gjson is the parser's JSON dialect. internal/guard reads hook
-// payloads and its store's lines with it still; it is to read them as the
-// parser reads JSON, and leave this list.
-var onlyUnder = map[string][]string{"github.com/tidwall/gjson": {"parser/", "internal/guard/"}}
+// may have: gjson is the parser's JSON dialect, behind its rawjson.
+var onlyUnder = map[string][]string{"github.com/tidwall/gjson": {"parser/"}}
 
 // TestLayers reads the imports of every package's production files and
 // checks them against forbidden and onlyUnder.

@@ -54,7 +54,7 @@ func (g Guard) Handle(p *Payload) (Reply, error) {
 	if p.Before {
 		return Reply{Block: block(cmd, own.Lessons, stored)}, errors.Join(errs...)
 	}
-	c := &parser.Call{Kind: parser.Shell, Tool: p.Tool, Command: p.Command, Output: p.Output, Exit: p.Exit, IsError: p.Failed}
+	c := &parser.Call{Kind: parser.KindShell, Tool: p.Tool, Command: p.Command, Output: p.Output, Exit: p.Exit, IsError: p.Failed}
 	d := diagnose.Call(c, cmd)
 	if d == nil {
 		return Reply{}, errors.Join(errs...)

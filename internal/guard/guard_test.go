@@ -254,3 +254,18 @@ func TestStoreFor(t *testing.T) {
 		t.Fatalf("Replace again: %d, %v", n, err)
 	}
 }
+
+// TestReadPayloadDeep reads payloads nested a level deeper than
+// encoding/json reads, and ten million levels deep (20 MB, under
+// MaxPayload): a payload is refused as not JSON, never read by a walk that
+// recurses once per level, which would end the process with a stack
+// overflow, and with it exit status 2, which blocks the call.
+func TestReadPayloadDeep(t *testing.T) {
+	for _, depth := range []int{10001, 10_000_000} {
+		b := []byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":` +
+			strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+		if p, err := ReadPayload(b, ""); err == nil {
+			t.Errorf("a payload %d levels deep is read: %+v", depth, p)
+		}
+	}
+}

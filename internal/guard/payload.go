@@ -1,14 +1,13 @@
 package guard
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // The agents the guard answers, by the names `retrace formats` gives their
@@ -71,14 +70,16 @@ func ReadPayload(b []byte, agent string) (*Payload, error) {
 	if len(b) > MaxPayload {
 		return nil, fmt.Errorf("the payload is over %d MiB", MaxPayload>>20)
 	}
-	if !gjson.ValidBytes(b) {
-		return nil, errors.New("the payload is not JSON")
-	}
-	v := gjson.ParseBytes(b)
-	if !v.IsObject() {
+	// encoding/json refuses what nests more than 10 000 levels deep, as a
+	// walk that recursed once per level would end in a stack overflow.
+	v, err := readObject(b)
+	if err != nil {
+		if !json.Valid(b) {
+			return nil, errors.New("the payload is not JSON")
+		}
 		return nil, errors.New("the payload is not a JSON object")
 	}
-	p := &Payload{Event: v.Get("hook_event_name").String()}
+	p := &Payload{Event: str(v.at("hook_event_name"))}
 	switch p.Event {
 	case "PreToolUse", "BeforeTool":
 		p.Before = true
@@ -92,14 +93,14 @@ func ReadPayload(b []byte, agent string) (*Payload, error) {
 	if p.Agent == "" {
 		p.Agent = recognize(v, p.Event)
 	}
-	p.SessionID = v.Get("session_id").String()
-	p.Transcript = v.Get("transcript_path").String()
-	p.Cwd = v.Get("cwd").String()
-	p.Tool = v.Get("tool_name").String()
+	p.SessionID = str(v.at("session_id"))
+	p.Transcript = str(v.at("transcript_path"))
+	p.Cwd = str(v.at("cwd"))
+	p.Tool = str(v.at("tool_name"))
 	if p.Tool != shellTools[p.Agent] {
 		return p, nil
 	}
-	p.Command = v.Get("tool_input.command").String()
+	p.Command = str(v.at("tool_input", "command"))
 	if !p.Before {
 		p.Output = output(v, p.Agent)
 		p.Exit = exitCode(p.Output)
@@ -108,50 +109,116 @@ func ReadPayload(b []byte, agent string) (*Payload, error) {
 }
 
 // recognize names the agent that sent payload v for event.
-func recognize(v gjson.Result, event string) string {
+func recognize(v object, event string) string {
 	switch {
 	case event == "BeforeTool" || event == "AfterTool":
 		return Gemini
-	case v.Get("turn_id").Exists():
+	case v.at("turn_id") != nil:
 		return Codex
 	}
 	return ClaudeCode
 }
 
 // output returns the text a call returned, from payload v.
-func output(v gjson.Result, agent string) string {
+func output(v object, agent string) string {
 	switch {
-	case agent == ClaudeCode && v.Get("error").Exists():
+	case agent == ClaudeCode && v.at("error") != nil:
 		// PostToolUseFailure: "Exit code 1\nError: …".
-		return text(v.Get("error"))
+		return text(v.at("error"))
 	case agent == Gemini:
-		parts := []string{text(v.Get("tool_response.llmContent"))}
-		if e := v.Get("tool_response.error"); e.Exists() {
+		parts := []string{text(v.at("tool_response", "llmContent"))}
+		if e := v.at("tool_response", "error"); e != nil {
 			parts = append(parts, text(e))
 		}
 		return strings.Join(parts, "\n")
 	}
 	// The documentation gives no shape for a shell call's tool_response:
 	// the text is its string, or the strings it holds, in order.
-	return text(v.Get("tool_response"))
+	return text(v.at("tool_response"))
 }
 
-// text returns the string v is, or the strings it holds, one per line.
-func text(v gjson.Result) string {
-	switch {
-	case v.Type == gjson.String:
-		return v.Str
-	case v.IsObject() || v.IsArray():
-		var parts []string
-		v.ForEach(func(_, x gjson.Result) bool {
-			if s := text(x); s != "" {
-				parts = append(parts, s)
-			}
-			return true
-		})
-		return strings.Join(parts, "\n")
+// at returns the JSON at a path of member names in v, the first member of
+// each name, or nil; a member that is null is "null".
+func (v object) at(path ...string) json.RawMessage {
+	raw, _ := v.get(path[0])
+	for _, name := range path[1:] {
+		o, err := readObject(raw)
+		if err != nil {
+			return nil
+		}
+		raw, _ = o.get(name)
 	}
-	return ""
+	return raw
+}
+
+// str returns the text of the JSON value raw, as gjson's String did: a
+// string's text, a number's JSON (in its shortest form when it has a
+// fraction or an exponent), that of an object or an array, true or false;
+// "" for null or nothing.
+func str(raw json.RawMessage) string {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return ""
+	case raw[0] == '"':
+		var s string
+		json.Unmarshal(raw, &s)
+		return s
+	case raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9':
+		if strings.Trim(string(raw), "-0123456789") != "" {
+			f, _ := strconv.ParseFloat(string(raw), 64)
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	return string(raw)
+}
+
+// text returns the string the JSON value raw is, or the strings it holds,
+// one per line, in order.
+func text(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		return str(raw)
+	}
+	if len(raw) == 0 || raw[0] != '{' && raw[0] != '[' {
+		return ""
+	}
+	// The values are read in order as tokens, where decoding an object
+	// into a map would lose the order of its members. In an object, every
+	// other string is a key.
+	type level struct{ object, key bool }
+	var (
+		parts  []string
+		levels []level
+	)
+	valueDone := func() {
+		if n := len(levels); n > 0 && levels[n-1].object {
+			levels[n-1].key = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '{' || t == '[' {
+				levels = append(levels, level{object: t == '{', key: t == '{'})
+				continue
+			}
+			levels = levels[:len(levels)-1]
+		case string:
+			if n := len(levels); levels[n-1].object && levels[n-1].key {
+				levels[n-1].key = false
+				continue
+			}
+			if t != "" {
+				parts = append(parts, t)
+			}
+		}
+		valueDone()
+	}
+	return strings.Join(parts, "\n")
 }
 
 // exitRE finds the exit code a shell tool's text reports: Claude Code's

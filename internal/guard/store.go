@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/tidwall/gjson"
 )
 
 // A Store is the file `retrace learn` keeps lessons in: JSON Lines, one
@@ -90,7 +88,10 @@ func (st Store) Replace(sessions []string, lessons []Lesson) (int, error) {
 	switch {
 	case err == nil:
 		err = eachLine(f, func(line []byte) {
-			if s := gjson.GetBytes(line, "session"); s.Type == gjson.String && slices.Contains(sessions, s.Str) {
+			var l struct {
+				Session *string `json:"session"`
+			}
+			if json.Unmarshal(line, &l) == nil && l.Session != nil && slices.Contains(sessions, *l.Session) {
 				return
 			}
 			if len(bytes.TrimSpace(line)) > 0 {

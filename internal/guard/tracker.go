@@ -209,7 +209,7 @@ func analyze(r io.Reader, name string, fm *parser.Format) (*parser.Session, *ana
 			stream.Add(c)
 		}
 	}()
-	s, err := parser.ParseEach(r, name, fm, func(c *parser.Call) { calls <- c })
+	s, err := parser.Parse(r, name, fm, parser.Each(func(c *parser.Call) { calls <- c }))
 	close(calls)
 	<-done
 	if err = cmp.Or(err, failed); err != nil {
@@ -233,7 +233,7 @@ func openFrom(rep *analyzer.SessionReport) int {
 	}
 	k := last
 	for i := max(0, last-analyzer.Lookahead); i < k; i++ {
-		if s := calls[i].Status; s == "no-result" || s == "running" {
+		if s := calls[i].Status; s == parser.StatusNoResult || s == parser.StatusRunning {
 			k = i
 			break
 		}
