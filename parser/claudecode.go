@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -574,10 +575,10 @@ func (d *claudeDecoder) finish() {
 	switch {
 	case d.badTime == 1:
 		d.s.Notes = append(d.s.Notes, fmt.Sprintf("timestamp %q at line %d is not an RFC 3339 date and time; that record has no time",
-			cut(d.badText, 40), d.badLine))
+			termtext.Cut(d.badText, 40), d.badLine))
 	case d.badTime > 1:
 		d.s.Notes = append(d.s.Notes, fmt.Sprintf("%d timestamps are not RFC 3339 dates and times, the first %q at line %d; those records have no time",
-			d.badTime, cut(d.badText, 40), d.badLine))
+			d.badTime, termtext.Cut(d.badText, 40), d.badLine))
 	}
 	for _, t := range d.titles {
 		if t != "" {

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/retrace-dev/retrace/internal/shparse"
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -363,7 +364,7 @@ func (d *codexDecoder) item(p *rawjson.Fields, n int, when time.Time) {
 			if args, ok := rawjson.Parse(in.Text()); ok && args.Kind() == rawjson.Object {
 				d.args(c.Call, args)
 			} else {
-				c.Args = map[string]string{"input": d.doc.Keep(cut(in.Text(), maxArg))}
+				c.Args = map[string]string{"input": d.doc.Keep(termtext.Cut(in.Text(), maxArg))}
 			}
 		}
 	case "local_shell_call":
@@ -615,7 +616,7 @@ func (d *codexDecoder) execItem(it *rawjson.Fields, n int) {
 			c.File = d.doc.Keep(paths[0])
 		}
 		if len(paths) > 1 {
-			c.Args = map[string]string{"files": d.doc.Keep(cut(strings.Join(paths, " "), maxArg))}
+			c.Args = map[string]string{"files": d.doc.Keep(termtext.Cut(strings.Join(paths, " "), maxArg))}
 		}
 	case "mcp_tool_call":
 		c.Args = nil
@@ -624,7 +625,7 @@ func (d *codexDecoder) execItem(it *rawjson.Fields, n int) {
 			if c.Args == nil {
 				c.Args = make(map[string]string)
 			}
-			c.Args["server"] = d.doc.Keep(cut(server, maxArg))
+			c.Args["server"] = d.doc.Keep(termtext.Cut(server, maxArg))
 		}
 		if e := it.Get(cxError); e.Exists() && e.Kind() != rawjson.Null {
 			c.IsError = true

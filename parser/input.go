@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -76,7 +77,7 @@ func setInput(c *Call, in rawjson.Value, keep, name func(string) string) {
 		case rawjson.String:
 			arg = argString(m.v)
 		case rawjson.Number, rawjson.Bool:
-			arg = cut(validUTF8(m.v.Text()), maxArg)
+			arg = termtext.Cut(validUTF8(m.v.Text()), maxArg)
 		default:
 			continue
 		}
@@ -90,7 +91,7 @@ func setInput(c *Call, in rawjson.Value, keep, name func(string) string) {
 // asIs returns s: for strings cut from text that is not reused.
 func asIs(s string) string { return s }
 
-// argString returns cut(validUTF8(v.Text()), maxArg) for the string v,
+// argString returns termtext.Cut(validUTF8(v.Text()), maxArg) for the string v,
 // without decoding all of a long one. Of the text of a prefix of v, only
 // the last rune can differ from the whole text's once made valid UTF-8:
 // when it holds more than maxArg runes, it decides the cut. A rune takes
@@ -98,10 +99,10 @@ func asIs(s string) string { return s }
 func argString(v rawjson.Value) string {
 	if n := 12 * (maxArg + 1); len(v.Raw()) > n+2 {
 		if s := validUTF8(v.TextHead(n)); utf8.RuneCountInString(s) > maxArg {
-			return cut(s, maxArg)
+			return termtext.Cut(s, maxArg)
 		}
 	}
-	return cut(validUTF8(v.Text()), maxArg)
+	return termtext.Cut(validUTF8(v.Text()), maxArg)
 }
 
 func isFileKey(k string) bool {
@@ -255,32 +256,17 @@ func abridgeText(s string) string {
 	for range 3 {
 		i := strings.IndexByte(s[end:], '\n')
 		if i < 0 {
-			return cut(s, 300)
+			return termtext.Cut(s, 300)
 		}
 		end += i + 1
 	}
-	return cut(s[:end]+"…", 300)
+	return termtext.Cut(s[:end]+"…", 300)
 }
 
 // firstLine returns the first line of s, cut to n runes.
 func firstLine(s string, n int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return cut(strings.TrimSpace(s), n)
-}
-
-// cut shortens s to at most n runes, marking the cut with an ellipsis.
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == n-1 {
-			return s[:j] + "…"
-		}
-		i++
-	}
-	return s
+	return termtext.Cut(strings.TrimSpace(s), n)
 }
 
 // validPrefix drops a UTF-8 sequence cut in two at the end of s.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -302,7 +303,7 @@ func taskTitle(prompt string) string {
 		if rest, ok := strings.CutPrefix(line, "Please solve this issue:"); ok && strings.TrimSpace(rest) != "" {
 			line = strings.TrimSpace(rest)
 		}
-		return cut(line, 100)
+		return termtext.Cut(line, 100)
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -153,7 +154,7 @@ func setArguments(c *Call, args rawjson.Value) {
 			if c.Kind == KindShell {
 				c.Command = raw
 			} else {
-				c.Args = map[string]string{"arguments": cut(raw, maxArg)}
+				c.Args = map[string]string{"arguments": termtext.Cut(raw, maxArg)}
 			}
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
@@ -209,7 +210,7 @@ func sweAction(c *Call, action, openFile string) {
 	if c.Args == nil {
 		c.Args = make(map[string]string)
 	}
-	c.Args["action"] = cut(action, maxArg)
+	c.Args["action"] = termtext.Cut(action, maxArg)
 }
 
 // sweTitle returns the first line of the issue the run worked on.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // Text renderings are transcripts that are not JSON but text: a terminal a
@@ -264,51 +266,18 @@ func textClean(line []byte) string {
 	return strings.ReplaceAll(out, "\u00a0", " ")
 }
 
-// textStripEscapes removes CSI, OSC and other escape sequences and the
-// control characters but tab and carriage return.
+// textStripEscapes removes the escape sequences (as termtext reads them)
+// and the control characters but tab and carriage return.
 func textStripEscapes(b []byte) []byte {
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != 0x1b {
-			if c >= 0x20 && c != 0x7f || c == '\t' || c == '\r' {
-				out = append(out, c)
-			}
+		if n := termtext.EscapeLen(b[i:]); n > 0 {
+			i += n - 1
 			continue
 		}
-		j := i + 1
-		if j >= len(b) {
-			break
+		if c := b[i]; c >= 0x20 && c != 0x7f || c == '\t' || c == '\r' {
+			out = append(out, c)
 		}
-		switch b[j] {
-		case '[': // CSI: parameters, intermediates, a final byte
-			j++
-			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
-				j++
-			}
-			if j < len(b) && b[j] >= 0x40 && b[j] <= 0x7e {
-				j++
-			}
-		case ']', 'P', 'X', '^', '_': // OSC and other strings, ended by BEL or ST
-			j++
-			for j < len(b) && b[j] != 0x07 && !(b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\') {
-				j++
-			}
-			switch {
-			case j < len(b) && b[j] == 0x07:
-				j++
-			case j < len(b):
-				j += 2
-			}
-		default: // ESC, intermediates, a final byte: "ESC ( B", "ESC ="
-			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x2f {
-				j++
-			}
-			if j < len(b) {
-				j++
-			}
-		}
-		i = j - 1
 	}
 	return out
 }
@@ -563,7 +532,7 @@ func textSetArgs(c *Call, args string) {
 			if c.Args == nil {
 				c.Args = make(map[string]string)
 			}
-			c.Args[p[0]] = cut(p[1], maxArg)
+			c.Args[p[0]] = termtext.Cut(p[1], maxArg)
 		}
 		return
 	}
@@ -586,7 +555,7 @@ func textSetArgs(c *Call, args string) {
 	case KindTask:
 		key = "description"
 	}
-	c.Args = map[string]string{key: cut(args, maxArg)}
+	c.Args = map[string]string{key: termtext.Cut(args, maxArg)}
 }
 
 // textKeyValues parses `key: "value", key: 12`, the way Claude Code shows

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // A geminiConsole reads a copy of Gemini CLI's terminal.
@@ -113,7 +115,7 @@ func (d *geminiConsole) panel() {
 		body = body[used:]
 		c.Command = cmd
 		if desc != "" {
-			c.Args = map[string]string{"description": cut(desc, maxArg)}
+			c.Args = map[string]string{"description": termtext.Cut(desc, maxArg)}
 		}
 	} else {
 		textGeminiTarget(c, rest)
@@ -254,7 +256,7 @@ func textGeminiTarget(c *Call, rest string) {
 		}
 	}
 	if rest != "" {
-		c.Args = map[string]string{"input": cut(rest, maxArg)}
+		c.Args = map[string]string{"input": termtext.Cut(rest, maxArg)}
 	}
 }
 

@@ -252,7 +252,7 @@ func TestTextClean(t *testing.T) {
 		{"⎿ \u00a0Waiting…", "⎿  Waiting…"},
 		{"bell\x07 and back\x08space", "bell and backspace"},
 		{"cut \xe2\x94", "cut \uFFFD"},
-		{"unterminated \x1b[", "unterminated "},
+		{"unterminated \x1b[", "unterminated ["},
 		{"\x1b", ""},
 	} {
 		if got := textClean([]byte(tt.in)); got != tt.want {
