@@ -78,7 +78,7 @@ func FuzzPrefilters(f *testing.F) {
 
 // prefilterDiff says how p's methods differ from its expression's on s.
 func prefilterDiff(p *prefilter.Regexp, s string) string {
-	re := p.Regexp
+	re := p.Regexp()
 	i, ok := p.From(s)
 	switch {
 	case !ok:

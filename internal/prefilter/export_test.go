@@ -7,4 +7,4 @@ func All() []*Regexp { return all }
 func (p *Regexp) From(s string) (int, bool) { return p.from(s) }
 
 // Needles returns p's needles; nil when it has none.
-func (p *Regexp) Needles() []string { return p.needles }
+func (p *Regexp) Needles() []string { p.ready(); return p.needles }

@@ -14,6 +14,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -31,12 +32,17 @@ import (
 // the expression is run from there: `(?m)^.*(?:A|B).*$` reads one line
 // instead of the whole output.
 
-// A Regexp is a compiled regular expression with a literal pre-filter. Its
-// methods return what the same methods of its regexp.Regexp return; the ones it
-// does not redefine run the expression on the whole text. It is safe for
-// concurrent use.
+// A Regexp is a regular expression with a literal pre-filter. Its methods
+// return what the same methods of regexp.Regexp return. It is compiled
+// when first used, not when made: a program holds hundreds of them, and a
+// run that never reads an output (retrace guard, retrace --help) should not
+// wait for them all. It is safe for concurrent use.
 type Regexp struct {
-	*regexp.Regexp
+	expr string
+	min  int // the shortest needle worth a search
+	once sync.Once
+
+	re      *regexp.Regexp
 	needles []string // every match holds one; nil when the expression has no useful ones
 	rare    []int    // the index in each needle of its rarest byte, which searches look for
 	fold    bool     // needles are in lower case and match in any case
@@ -63,9 +69,22 @@ func MustCompile(expr string) *Regexp { return mustCompile(expr, minNeedle) }
 // needles of one byte count.
 func MustCompileLine(expr string) *Regexp { return mustCompile(expr, 1) }
 
-// mustCompile is MustCompile with needles of min bytes or more.
+// mustCompile is MustCompile with needles of min bytes or more. The
+// expression is compiled when first used; a test compiles them all.
 func mustCompile(expr string, min int) *Regexp {
-	p := &Regexp{Regexp: regexp.MustCompile(expr)}
+	p := &Regexp{expr: expr, min: min}
+	all = append(all, p)
+	return p
+}
+
+// ready compiles the expression and finds its needles, once.
+func (p *Regexp) ready() {
+	p.once.Do(p.compile)
+}
+
+func (p *Regexp) compile() {
+	expr, min := p.expr, p.min
+	p.re = regexp.MustCompile(expr)
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		panic(err) // MustCompile accepted it
@@ -82,8 +101,29 @@ func mustCompile(expr string, min int) *Regexp {
 		}
 		p.seek = l.local && !hasOp(re, syntax.OpBeginText)
 	}
-	all = append(all, p)
-	return p
+}
+
+// Regexp returns the expression as the regexp package compiles it.
+func (p *Regexp) Regexp() *regexp.Regexp {
+	p.ready()
+	return p.re
+}
+
+// String returns the source text of the expression.
+func (p *Regexp) String() string { return p.expr }
+
+// SubexpNames returns the names of the expression's groups, as
+// regexp.Regexp's method does.
+func (p *Regexp) SubexpNames() []string { return p.Regexp().SubexpNames() }
+
+// Split slices s into the substrings between the matches, as
+// regexp.Regexp's method does.
+func (p *Regexp) Split(s string, n int) []string { return p.Regexp().Split(s, n) }
+
+// ReplaceAllString replaces the matches in src with repl, as
+// regexp.Regexp's method does.
+func (p *Regexp) ReplaceAllString(src, repl string) string {
+	return p.Regexp().ReplaceAllString(src, repl)
 }
 
 // minimal drops the needles that hold another: where they are, it is.
@@ -335,6 +375,7 @@ func isASCII(s string) bool {
 // from returns the offset in s at which to run the expression, and false
 // when s holds no needle and cannot match.
 func (p *Regexp) from(s string) (int, bool) {
+	p.ready()
 	if p.needles == nil {
 		return 0, true
 	}
@@ -511,7 +552,7 @@ func foldsToASCII(s string, needles []string) bool {
 // MatchString is regexp.MatchString, skipping texts with no needle.
 func (p *Regexp) MatchString(s string) bool {
 	i, ok := p.from(s)
-	return ok && p.Regexp.MatchString(s[i:])
+	return ok && p.re.MatchString(s[i:])
 }
 
 // FindString is regexp.FindString, skipping texts with no needle.
@@ -520,7 +561,7 @@ func (p *Regexp) FindString(s string) string {
 	if !ok {
 		return ""
 	}
-	return p.Regexp.FindString(s[i:])
+	return p.re.FindString(s[i:])
 }
 
 // FindStringIndex is regexp.FindStringIndex, skipping texts with no
@@ -530,7 +571,7 @@ func (p *Regexp) FindStringIndex(s string) []int {
 	if !ok {
 		return nil
 	}
-	return shift(p.Regexp.FindStringIndex(s[i:]), i)
+	return shift(p.re.FindStringIndex(s[i:]), i)
 }
 
 // FindStringSubmatch is regexp.FindStringSubmatch, skipping texts with no
@@ -540,7 +581,7 @@ func (p *Regexp) FindStringSubmatch(s string) []string {
 	if !ok {
 		return nil
 	}
-	return p.Regexp.FindStringSubmatch(s[i:])
+	return p.re.FindStringSubmatch(s[i:])
 }
 
 // FindStringSubmatchIndex is regexp.FindStringSubmatchIndex, skipping
@@ -550,7 +591,7 @@ func (p *Regexp) FindStringSubmatchIndex(s string) []int {
 	if !ok {
 		return nil
 	}
-	return shift(p.Regexp.FindStringSubmatchIndex(s[i:]), i)
+	return shift(p.re.FindStringSubmatchIndex(s[i:]), i)
 }
 
 // FindAllStringIndex is regexp.FindAllStringIndex, skipping texts with no
@@ -560,7 +601,7 @@ func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if !ok {
 		return nil
 	}
-	all := p.Regexp.FindAllStringIndex(s[i:], n)
+	all := p.re.FindAllStringIndex(s[i:], n)
 	for _, m := range all {
 		shift(m, i)
 	}
@@ -574,7 +615,7 @@ func (p *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if !ok {
 		return nil
 	}
-	return p.Regexp.FindAllStringSubmatch(s[i:], n)
+	return p.re.FindAllStringSubmatch(s[i:], n)
 }
 
 // FindAllStringSubmatchIndex is regexp.FindAllStringSubmatchIndex,
@@ -584,7 +625,7 @@ func (p *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if !ok {
 		return nil
 	}
-	all := p.Regexp.FindAllStringSubmatchIndex(s[i:], n)
+	all := p.re.FindAllStringSubmatchIndex(s[i:], n)
 	for _, m := range all {
 		shift(m, i)
 	}

@@ -35,6 +35,7 @@ func TestLiterals(t *testing.T) {
 	} {
 		p := MustCompile(tt.expr)
 		all = all[:len(all)-1]
+		p.ready()
 		if !slices.Equal(p.needles, tt.needles) || p.fold != tt.fold || p.seek != tt.seek {
 			t.Errorf("%s: needles %q fold %v seek %v; want %q %v %v", tt.expr, p.needles, p.fold, p.seek, tt.needles, tt.fold, tt.seek)
 		}
@@ -107,4 +108,20 @@ func randomText(r *rand.Rand, alphabet string, n int) string {
 		b.WriteRune(runes[r.IntN(len(runes))])
 	}
 	return b.String()
+}
+
+// TestCompileAll compiles every expression made in this package's tests
+// and in the packages that import it: one that does not compile fails here
+// rather than on the first output a run reads.
+func TestCompileAll(t *testing.T) {
+	for _, p := range all {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: %v", p.expr, r)
+				}
+			}()
+			p.ready()
+		}()
+	}
 }
