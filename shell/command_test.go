@@ -109,6 +109,7 @@ func TestParse(t *testing.T) {
 		{line: `python x.py 2>&1 | tail -20`, target: "x.py", filter: "tail", masked: true},
 		{line: `python x.py | tee log.txt | grep -i error`, target: "x.py", filter: "tee grep", masked: true},
 		{line: `cat input.txt | python x.py`, target: "x.py", masked: true},
+		{line: `python x.py | sudo`, target: "x.py", masked: true}, // a stage that names no target
 		{line: `make test || true`, target: "make test", masked: true},
 		{line: `sleep 30 && curl -s localhost:8000/health`, target: "curl", args: "-s localhost:8000/health"},
 		{line: `sleep 600`, target: "sleep", args: "600"},
@@ -129,6 +130,21 @@ func TestParse(t *testing.T) {
 		want := []any{tt.host, tt.target, tt.args, tt.filter, tt.masked}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Parse(%q) [host target args filters masked] mismatch (-want +got):\n%s", tt.line, diff)
+		}
+	}
+}
+
+func TestMaskedBy(t *testing.T) {
+	tests := []struct{ line, want string }{
+		{`python x.py 2>&1 | tail -20`, "| tail"},
+		{`python x.py | sudo tee log | grep x`, "| tee"},
+		{`python x.py | sudo`, "| sudo"},
+		{`make test || true`, "|| …"},
+		{`python server.py &`, "&"},
+	}
+	for _, tt := range tests {
+		if got := Parse(tt.line).MaskedBy(); got != tt.want {
+			t.Errorf("Parse(%q).MaskedBy() = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }

@@ -49,6 +49,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("echo $((" + strings.Repeat("(", 2000) + "1" + strings.Repeat(")", 2000) + "))")
 	f.Add("[[ " + strings.Repeat("! ", 2000) + "a ]]")
 	f.Add("python" + strings.Repeat(" -mpython", 100))
+	f.Add(`python x.py | sudo`)
 	f.Fuzz(func(t *testing.T, line string) {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
 		a, b := Parse(line), Parse(line)

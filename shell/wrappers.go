@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"path"
 	"regexp"
 	"slices"
@@ -33,12 +34,17 @@ func (c *Command) parse(line string, depth int) {
 	}
 	s := simple[i]
 	c.Env = append(c.Env, s.env...)
-	for _, argv := range s.filters {
+	firstFilter := "" // the stage that hides the exit status
+	for j, argv := range s.filters {
 		// A stage may be wrapped too: `| sudo tee`, `| powershell '…'`.
 		stage := &Command{Argv: argv}
 		stage.peel(depth + 1)
-		if t, _ := Identify(stage.Argv); t != "" {
+		t, _ := Identify(stage.Argv)
+		if t != "" {
 			c.Filters = append(c.Filters, t)
+		}
+		if j == 0 {
+			firstFilter = cmp.Or(t, ProgramName(argv[0]))
 		}
 	}
 	c.Masked = c.Masked || s.masked || s.ignored || !s.end
@@ -46,7 +52,7 @@ func (c *Command) parse(line string, depth int) {
 	switch {
 	case c.hiddenBy != "":
 	case len(s.filters) > 0:
-		c.hiddenBy = "| " + c.Filters[len(c.Filters)-len(s.filters)]
+		c.hiddenBy = "| " + firstFilter
 	case s.ignored:
 		c.hiddenBy = "|| …"
 	case s.background:
