@@ -11,7 +11,7 @@ import (
 type errorsCmd struct {
 	inputs
 	Format   string   `short:"f" enum:"${formats},csv" default:"table" help:"Output format (${enum})."`
-	Category []string `short:"c" help:"Only failures of these categories (cli-usage, command-not-found, exception, …; repeat or separate with commas)."`
+	Category []string `short:"c" enum:"${categories}" help:"Only failures of these categories (${category_list}); repeat or separate with commas."`
 }
 
 // Run prints every failed call.

@@ -32,6 +32,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/report"
 )
@@ -53,6 +54,10 @@ type CLI struct {
 	Formats formatsCmd `cmd:"" help:"List the transcript formats retrace reads and how it recognizes them."`
 	Learn   learnCmd   `cmd:"" help:"Keep the lessons of the transcripts (flags and values a program rejected, and what corrected them) in the store retrace guard reads."`
 	Guard   guardCmd   `cmd:"" help:"Answer an agent's hook before and after each tool call: block a shell call that repeats a corrected mistake, and hand back the earlier fix after a failure; --install sets the hooks up."`
+
+	Help       helpCmd       `cmd:"" help:"Explain a command: retrace help pairs."`
+	VersionCmd versionCmd    `cmd:"" name:"version" help:"Print the version."`
+	Completion completionCmd `cmd:"" help:"Print the shell code that completes retrace's commands, flags and files: eval \"$(retrace completion bash)\"."`
 }
 
 // Globals are the flags every command takes.
@@ -103,9 +108,12 @@ Exit status: 0 on success (findings are not failures); 1 when some input
 could not be read, the rest still reported; 2 on a usage error.`
 
 func kongOptions(env *Env) []kong.Option {
-	var inputFormats []string
+	var inputFormats, categories []string
 	for _, f := range parser.Formats() {
 		inputFormats = append(inputFormats, f.Name)
+	}
+	for _, c := range diagnose.Categories {
+		categories = append(categories, string(c))
 	}
 	return []kong.Option{
 		kong.Name("retrace"),
@@ -116,6 +124,8 @@ func kongOptions(env *Env) []kong.Option {
 			"version":       versionString(),
 			"input_formats": "auto," + strings.Join(inputFormats, ","),
 			"formats":       strings.Join(report.Formats(), ","),
+			"categories":    strings.Join(categories, ","),
+			"category_list": strings.Join(categories, ", "),
 		},
 	}
 }
@@ -151,6 +161,14 @@ func run(args []string, env *Env) (status int) {
 	k, err := kong.New(&cli, opts...)
 	if err != nil {
 		panic(err) // a mistake in the grammar above
+	}
+	if answerCompletion(k) {
+		return 0
+	}
+	if err := mistypedCommand(k, args); err != nil {
+		sayError(env.Stderr, "retrace: error: ", err)
+		say(env.Stderr, `Run "retrace --help" for usage.`)
+		return 2
 	}
 	ctx, err := k.Parse(args)
 	if err != nil {

@@ -3,19 +3,24 @@ package main
 import (
 	"bufio"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/retrace-dev/retrace/report"
 )
 
 type reportCmd struct {
 	inputs
-	Format string `short:"f" enum:"markdown,html" default:"markdown" help:"Output format (${enum}): Markdown for a pull request or a wiki, or one self-contained HTML page."`
+	Format string `short:"f" enum:"auto,markdown,html" default:"auto" help:"Output format (${enum}): Markdown for a pull request or a wiki, or one self-contained HTML page; auto is HTML when -o names a .html file, else Markdown."`
 	Output string `short:"o" name:"output" placeholder:"FILE" help:"Write the report to FILE instead of standard output. FILE may not be an input, and an existing FILE is replaced only when it is an earlier report or empty."`
 	Force  bool   `help:"Let -o replace an existing FILE that is not an earlier report (never an input)."`
 }
 
 // Run writes the post-mortem of the transcripts.
 func (c *reportCmd) Run(g *Globals, env *Env) error {
+	if c.Format == "auto" {
+		c.Format = formatOf(c.Output)
+	}
 	if c.Output != "" {
 		c.out = &outFile{path: c.Output, force: c.Force, wrote: report.IsPostMortem}
 	}
@@ -40,4 +45,14 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 		return err
 	}
 	return loadErr
+}
+
+// formatOf returns the report format a file name asks for: HTML for .html
+// and .htm, else Markdown.
+func formatOf(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".html", ".htm":
+		return "html"
+	}
+	return "markdown"
 }

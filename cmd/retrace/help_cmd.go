@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/kong"
+	"github.com/posener/complete"
+	"github.com/willabides/kongplete"
+)
+
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to explain; with none, retrace itself."`
+}
+
+// Run prints the help of the command named, as --help does.
+func (c *helpCmd) Run(ctx *kong.Context) error {
+	_, err := ctx.Kong.Parse(append(c.Command, "--help"))
+	return err
+}
+
+type versionCmd struct{}
+
+// Run prints retrace's version, as --version does.
+func (versionCmd) Run(env *Env) error {
+	_, err := fmt.Fprintln(env.Stdout, versionString())
+	return err
+}
+
+type completionCmd struct {
+	Shell string `arg:"" enum:"bash,zsh,fish" help:"The shell to complete in (${enum})."`
+}
+
+// Run prints the shell code that has the shell ask retrace for the
+// completions of its command line: retrace answers when the shell sets
+// COMP_LINE (see answerCompletion).
+func (c *completionCmd) Run(env *Env) error {
+	// Where a name is not completed, the shell's own completion of
+	// file names takes over: PATH arguments are files.
+	var code string
+	switch c.Shell {
+	case "bash":
+		code = `# Add to ~/.bashrc: eval "$(retrace completion bash)"
+complete -o default -C retrace retrace
+`
+	case "zsh":
+		code = `# Add to ~/.zshrc: eval "$(retrace completion zsh)"
+autoload -U +X bashcompinit && bashcompinit
+complete -o default -C retrace retrace
+`
+	case "fish":
+		code = `# Add to ~/.config/fish/config.fish: retrace completion fish | source
+function __retrace_complete
+    set -lx COMP_LINE (commandline -cp)
+    test -z (commandline -ct); and set COMP_LINE "$COMP_LINE "
+    retrace
+end
+complete -c retrace -a '(__retrace_complete)'
+`
+	}
+	_, err := io.WriteString(env.Stdout, code)
+	return err
+}
+
+// answerCompletion answers the shell's request for completions, when COMP_LINE
+// says there is one, and reports whether it did.
+func answerCompletion(k *kong.Kong) (answered bool) {
+	if os.Getenv("COMP_LINE") == "" {
+		return false
+	}
+	kongplete.Complete(k,
+		kongplete.WithPredictor("file", complete.PredictFiles("*")),
+		kongplete.WithExitFunc(func(int) { answered = true }),
+	)
+	return answered
+}
+
+// mistypedCommand returns an error when the first argument of a command
+// line, which kong takes for a path of the default command, is rather a
+// command misspelled (`retrace pair x`) or a word that is neither a command
+// nor a file. Nil when it names a command, a file, or is a flag.
+func mistypedCommand(k *kong.Kong, args []string) error {
+	for len(args) > 0 && (args[0] == "-q" || args[0] == "--quiet" || args[0] == "--no-color") {
+		args = args[1:]
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.ContainsAny(args[0], `./\*?~:`) {
+		return nil
+	}
+	word := args[0]
+	var names []string
+	for _, n := range k.Model.Children {
+		if n.Hidden {
+			continue
+		}
+		names = append(names, n.Name)
+		names = append(names, n.Aliases...)
+	}
+	for _, n := range names {
+		if n == word {
+			return nil
+		}
+	}
+	if _, err := os.Stat(word); err == nil {
+		return nil
+	}
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := editDistance(word, n); d < bestDist || (d == bestDist && strings.HasPrefix(n, word)) {
+			best, bestDist = n, d
+		}
+	}
+	if best != "" {
+		return usageError(fmt.Sprintf("unknown command %q; did you mean %q?", word, best))
+	}
+	return usageError(fmt.Sprintf("%q is neither a command nor a file or directory (the commands: %s)", word, strings.Join(names, ", ")))
+}
+
+// editDistance returns the Levenshtein distance between a and b, counted
+// in bytes: enough for command names.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
