@@ -1,6 +1,11 @@
 package analyzer
 
-import "github.com/retrace-dev/retrace/diagnose"
+import (
+	"slices"
+	"time"
+
+	"github.com/retrace-dev/retrace/diagnose"
+)
 
 // A Summary counts what the analysis found: the object `retrace summary`
 // prints.
@@ -8,7 +13,8 @@ type Summary struct {
 	Sessions []SessionSummary `json:"sessions"`
 	Totals   Totals           `json:"totals"`
 
-	open bool // the last session added was a part, to be continued
+	open  bool   // the last session added was a part, to be continued
+	spans []span // the stretches the open session's chains cover
 }
 
 // A SessionSummary counts the calls and failures of one session.
@@ -22,10 +28,16 @@ type SessionSummary struct {
 	Fixed      int    `json:"fixed"`      // failures a later call fixed
 	Unresolved int    `json:"unresolved"` // failures nothing fixed
 	Rejected   int    `json:"rejected"`   // calls the user or a sandbox refused
-	// SecondsLost adds up, over the failure chains, the time from the first
-	// failure to the fix, or to the last retry when unresolved.
-	SecondsLost  float64  `json:"seconds_lost"`
-	CallsLost    int      `json:"calls_lost"` // calls made from first failures to fixes
+	// SecondsLost is the time the failure chains cover, from each first
+	// failure to its fix (or to the last retry when unresolved), a stretch
+	// of time counted once however many chains overlap on it.
+	SecondsLost float64 `json:"seconds_lost"`
+	// CallsLost counts the calls made from first failures to fixes, each
+	// call once.
+	CallsLost int `json:"calls_lost"`
+	// Untimed says that the session records no times: SecondsLost is
+	// unknown rather than zero.
+	Untimed      bool     `json:"untimed,omitzero"`
 	SkippedLines int      `json:"skipped_lines"`
 	Notes        []string `json:"notes,omitempty"`
 }
@@ -44,7 +56,10 @@ type Totals struct {
 	FixedFirstRetry int     `json:"fixed_first_retry"`
 	SecondsLost     float64 `json:"seconds_lost"`
 	CallsLost       int     `json:"calls_lost"`
-	SkippedLines    int     `json:"skipped_lines"`
+	// UntimedSessions counts the sessions that record no times, whose
+	// time lost is unknown and not in SecondsLost.
+	UntimedSessions int `json:"untimed_sessions,omitzero"`
+	SkippedLines    int `json:"skipped_lines"`
 }
 
 // Summarize counts the findings of a report.
@@ -69,8 +84,17 @@ func (sum *Summary) Add(sr *SessionReport) {
 	var ss SessionSummary
 	if sum.open {
 		ss = sum.Sessions[len(sum.Sessions)-1] // the row of the parts before
+	} else {
+		sum.spans = sum.spans[:0]
+		ss.Untimed = true
 	}
 	s := sr.Session
+	for _, c := range s.Calls {
+		if !c.Start.IsZero() {
+			ss.Untimed = false
+			break
+		}
+	}
 	ss.Path, ss.Format, ss.ID, ss.Title, ss.Notes = s.Path, s.Format, s.ID, s.Title, s.Notes
 	ss.Calls += len(s.Calls)
 	ss.SkippedLines += s.SkippedCount()
@@ -88,12 +112,12 @@ func (sum *Summary) Add(sr *SessionReport) {
 		}
 	}
 	for _, ch := range sr.Chains {
-		ss.SecondsLost += ch.Cost.Seconds
-		ss.CallsLost += ch.Cost.Calls
+		sum.spans = append(sum.spans, spanOf(ch))
 		if ch.Fix != nil && len(ch.Retries) == 0 {
 			t.FixedFirstRetry++
 		}
 	}
+	ss.SecondsLost, ss.CallsLost = covered(sum.spans)
 	if sum.open {
 		sum.Sessions[len(sum.Sessions)-1] = ss
 	} else {
@@ -111,5 +135,65 @@ func (sum *Summary) Add(sr *SessionReport) {
 	t.Rejected += ss.Rejected
 	t.SecondsLost += ss.SecondsLost
 	t.CallsLost += ss.CallsLost
+	if ss.Untimed {
+		t.UntimedSessions++
+	}
 	t.SkippedLines += ss.SkippedLines
+}
+
+// A span is the stretch of a session a failure chain covers: from its first
+// failure to its fix, or to its last retry, in time and in calls. Chains
+// read back from JSON know no call ordinals: their calls are counted as
+// their cost says.
+type span struct {
+	from, to   time.Time
+	first, end int // call ordinals; first < 0 when unknown
+	calls      int // the chain's Cost.Calls, for when first < 0
+}
+
+// spanOf returns the span of ch.
+func spanOf(ch *Chain) span {
+	sp := span{from: ch.Failure.Time, first: -1, calls: ch.Cost.Calls}
+	sp.to = sp.from.Add(time.Duration(ch.Cost.Seconds * float64(time.Second)))
+	if c := ch.Failure.call; c != nil {
+		sp.first, sp.end = c.Ordinal, c.Ordinal+ch.Cost.Calls
+	}
+	return sp
+}
+
+// covered returns the seconds and the calls the spans cover, each stretch
+// counted once.
+func covered(spans []span) (seconds float64, calls int) {
+	var timed, counted []span
+	for _, sp := range spans {
+		if !sp.from.IsZero() && sp.to.After(sp.from) {
+			timed = append(timed, sp)
+		}
+		if sp.first >= 0 {
+			counted = append(counted, sp)
+		} else {
+			calls += sp.calls
+		}
+	}
+	slices.SortFunc(timed, func(a, b span) int { return a.from.Compare(b.from) })
+	var end time.Time
+	for _, sp := range timed {
+		if sp.from.After(end) {
+			end = sp.from
+		}
+		if sp.to.After(end) {
+			seconds += sp.to.Sub(end).Seconds()
+			end = sp.to
+		}
+	}
+	slices.SortFunc(counted, func(a, b span) int { return a.first - b.first })
+	next := -1 // the first ordinal not yet counted
+	for _, sp := range counted {
+		next = max(next, sp.first)
+		if sp.end > next {
+			calls += sp.end - next
+			next = sp.end
+		}
+	}
+	return seconds, calls
 }

@@ -40,7 +40,7 @@ type sessionDoc struct {
 	Duration                string // "50m00s", or ""
 	Calls, Failures         int
 	Fixed, Unresolved       int
-	Lost                    string
+	Lost                    string // "5m10s lost", "time lost unknown"
 	Notes                   []string
 	Chains                  []*chainDoc // fixed chains, in order
 	Open                    []*chainDoc // unresolved chains, in order
@@ -126,7 +126,10 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 		Path: clean(s.Path, 300), Format: s.Format, ID: clean(s.ID, 100), Title: clean(s.Title, 120),
 		Agent: clean(s.Agent, 40), Model: clean(s.Model, 80),
 		Calls: ss.Calls, Failures: ss.Failures, Fixed: ss.Fixed, Unresolved: ss.Unresolved,
-		Lost: duration(ss.SecondsLost),
+		Lost: duration(ss.SecondsLost) + " lost",
+	}
+	if ss.Untimed {
+		sd.Lost = "time lost unknown"
 	}
 	for _, n := range s.Notes {
 		sd.Notes = append(sd.Notes, clean(n, 300))

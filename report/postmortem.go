@@ -99,7 +99,7 @@ func writeSessionMarkdown(w *bufio.Writer, s *sessionDoc) {
 		facts = append(facts, "ran "+s.Duration)
 	}
 	p("%s\n\n", strings.Join(facts, " · "))
-	p("%s, %s (%d fixed, %d never fixed), %s lost.\n\n", plural(s.Calls, "call"), plural(s.Failures, "failure"), s.Fixed, s.Unresolved, s.Lost)
+	p("%s, %s (%d fixed, %d never fixed), %s.\n\n", plural(s.Calls, "call"), plural(s.Failures, "failure"), s.Fixed, s.Unresolved, s.Lost)
 	for _, n := range s.Notes {
 		p("> %s\n\n", mdEscape(clean(n, 300)))
 	}

@@ -124,12 +124,12 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 	for _, ss := range s.Sessions {
 		t.add(clean(ss.Path, 60), ss.Format, strconv.Itoa(ss.Calls), strconv.Itoa(ss.Failures),
 			paint(o, green, strconv.Itoa(ss.Fixed)), unresolved(o, ss.Unresolved),
-			strconv.Itoa(ss.Rejected), duration(ss.SecondsLost))
+			strconv.Itoa(ss.Rejected), lost(ss.SecondsLost, ss.Untimed))
 	}
 	tot := s.Totals
 	if len(s.Sessions) > 1 {
 		t.add(fmt.Sprintf("total (%d sessions)", tot.Sessions), "", strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
-			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), duration(tot.SecondsLost))
+			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
 	}
 	if err := t.render(w); err != nil {
 		return err
@@ -183,7 +183,7 @@ func costSentence(t analyzer.Totals) string {
 	if t.Failures == 0 {
 		return fmt.Sprintf("No failed calls in %s.", plural(t.Calls, "call"))
 	}
-	s := fmt.Sprintf("%s cost %s and %s", plural(t.Failures, "failure"), plural(t.CallsLost, "call"), duration(t.SecondsLost))
+	s := fmt.Sprintf("%s cost %s", plural(t.Failures, "failure"), totalLost(t))
 	if t.FixedFirstRetry > 0 {
 		s += fmt.Sprintf("; %d fixed by the first retry", t.FixedFirstRetry)
 	}

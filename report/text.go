@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
@@ -130,6 +131,28 @@ func duration(sec float64) string {
 		return fmt.Sprintf("%dm%02ds", d/60, d%60)
 	}
 	return fmt.Sprintf("%dh%02dm", d/3600, d%3600/60)
+}
+
+// lost prints the time a session's failures cost: "unknown" when the
+// session records no times.
+func lost(sec float64, untimed bool) string {
+	if untimed {
+		return "unknown"
+	}
+	return duration(sec)
+}
+
+// totalLost says what the failures of all sessions cost: "4 calls and
+// 2m10s", saying how many sessions the time leaves out for want of times.
+func totalLost(t analyzer.Totals) string {
+	calls := plural(t.CallsLost, "call")
+	switch {
+	case t.UntimedSessions == 0:
+		return calls + " and " + duration(t.SecondsLost)
+	case t.UntimedSessions == t.Sessions:
+		return calls + " (no times recorded)"
+	}
+	return fmt.Sprintf("%s and %s (%s without times not counted)", calls, duration(t.SecondsLost), plural(t.UntimedSessions, "session"))
 }
 
 // number prints a value without needless decimals: 71.1, 775, 0.25.
