@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -16,13 +17,13 @@ type benchCmd struct {
 
 // Run prints the benchmark numbers.
 func (c *benchCmd) Run(g *Globals, env *Env) error {
-	c.reduce = true
+	needs := pipeline.Needs{Numbers: true, Records: true}
 	if c.Format == report.JSONL {
-		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
+		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
 			return report.Bench(w, report.Options{Format: c.Format}, c.numbers(nil, sr))
 		}, nil)
 	}
-	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {
 		if o.Format == report.Table && !c.Runs {
 			return report.Timelines(w, o, w.report.Timelines)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -16,13 +17,13 @@ type errorsCmd struct {
 
 // Run prints every failed call.
 func (c *errorsCmd) Run(g *Globals, env *Env) error {
-	c.unread = analyzer.StreamOptions{NoNumbers: true}
+	var needs pipeline.Needs // no numbers
 	if c.Format == report.JSONL {
-		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
+		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
 			return report.Errors(w, report.Options{Format: c.Format}, c.failures(nil, sr))
 		}, nil)
 	}
-	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {
 		var failures []*analyzer.Failure
 		for _, s := range w.report.Sessions {
 			failures = c.failures(failures, s)

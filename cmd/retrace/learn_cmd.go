@@ -7,6 +7,7 @@ import (
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/guard"
+	"github.com/retrace-dev/retrace/internal/pipeline"
 )
 
 type learnCmd struct {
@@ -23,12 +24,10 @@ func (c *learnCmd) Run(g *Globals, env *Env) error {
 	if store.Path == "" {
 		return errNoStore
 	}
-	c.unread = analyzer.StreamOptions{NoNumbers: true}
-	c.parts = true
 	seen := make(map[string]bool)
 	var sessions []string
 	var lessons []guard.Lesson
-	err := c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
+	err := c.stream(g, env, pipeline.Needs{Parts: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		path := sr.Session.Path
 		if abs, err := filepath.Abs(path); err == nil && path != "<stdin>" {
 			path = abs

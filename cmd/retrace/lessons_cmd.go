@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
+	"github.com/retrace-dev/retrace/internal/redact"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -17,22 +19,19 @@ type lessonsCmd struct {
 // drawn from each session as soon as it is analyzed; the numbers the calls
 // printed are not read.
 func (c *lessonsCmd) Run(g *Globals, env *Env) error {
-	c.reduce = true
-	c.unread = analyzer.StreamOptions{NoNumbers: true}
-	c.parts = true
 	var set analyzer.LessonSet
-	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
+	return c.stream(g, env, pipeline.Needs{Records: true, Parts: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		set.Add(sr)
 		return nil
-	}, func(w io.Writer) error {
+	}, func(w io.Writer, known *redact.Redactor) error {
 		var lessons []*analyzer.Lesson
 		for _, l := range set.Lessons() {
 			if l.Count >= c.MinCount {
-				if c.known != nil {
+				if known != nil {
 					// Lessons come from parts of sessions, whose call ids
 					// are not masked yet, and learn nothing of the secrets
 					// the inputs after theirs taught.
-					l.MapStrings(c.known.String)
+					l.MapStrings(known.String)
 				}
 				lessons = append(lessons, l)
 			}

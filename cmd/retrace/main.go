@@ -33,6 +33,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/retrace-dev/retrace/diagnose"
+	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/report"
 )
@@ -208,7 +209,7 @@ func run(args []string, env *Env) (status int) {
 
 // errPartial reports that some input could not be read; what could be read
 // was reported, and the reasons were printed.
-var errPartial = errors.New("some input could not be read")
+var errPartial = pipeline.ErrPartial
 
 func versionString() string {
 	if version != "" {

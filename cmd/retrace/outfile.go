@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/retrace-dev/retrace/internal/pipeline"
 )
 
 // An outFile is the file a command writes its output to (report -o). No
@@ -33,12 +35,12 @@ func (o *outFile) check(paths []string, stdin io.Reader) error {
 	fi, err := os.Stat(o.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := os.Stat(filepath.Dir(o.path)); err != nil {
-			return errors.New(pathError(&fs.PathError{Op: "open", Path: o.path, Err: err}))
+			return errors.New(pipeline.PathError(&fs.PathError{Op: "open", Path: o.path, Err: err}))
 		}
 		return nil // a new file
 	}
 	if err != nil {
-		return errors.New(pathError(err))
+		return errors.New(pipeline.PathError(err))
 	}
 	switch {
 	case isInput(fi, paths, stdin):
@@ -50,7 +52,7 @@ func (o *outFile) check(paths []string, stdin io.Reader) error {
 	}
 	head, err := readHead(o.path, 1024)
 	if err != nil {
-		return errors.New(pathError(err))
+		return errors.New(pipeline.PathError(err))
 	}
 	if !o.wrote(head) {
 		return usageError(fmt.Sprintf("%s exists and is not a retrace report; --force overwrites it", o.path))
@@ -131,14 +133,14 @@ func (o *outFile) write(write func(io.Writer) error) (err error) {
 	if statErr == nil && !fi.Mode().IsRegular() {
 		f, err := os.OpenFile(o.path, os.O_WRONLY, 0)
 		if err != nil {
-			return errors.New(pathError(err))
+			return errors.New(pipeline.PathError(err))
 		}
 		return errors.Join(write(f), f.Close())
 	}
 	target := o.path
 	if statErr == nil {
 		if target, err = filepath.EvalSymlinks(o.path); err != nil {
-			return errors.New(pathError(err))
+			return errors.New(pipeline.PathError(err))
 		}
 	}
 	tmp, err := createBeside(target)
@@ -181,7 +183,7 @@ func createBeside(path string) (*os.File, error) {
 		if errors.As(err, &pe) {
 			pe.Path = path // not the name of a file that never was
 		}
-		return nil, errors.New(pathError(err))
+		return nil, errors.New(pipeline.PathError(err))
 	}
 	return f, nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
+	"github.com/retrace-dev/retrace/internal/redact"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -16,10 +18,11 @@ type output struct {
 	report *analyzer.Report
 }
 
-// render loads the inputs, then writes with write in the given format.
-// What could be read is rendered even when some input could not be.
-func (in *inputs) render(g *Globals, env *Env, format string, write func(*output, report.Options) error) error {
-	rep, loadErr := in.load(g, env)
+// render loads the inputs as n says, then writes with write in the given
+// format. What could be read is rendered even when some input could not
+// be.
+func (in *inputs) render(g *Globals, env *Env, n pipeline.Needs, format string, write func(*output, report.Options) error) error {
+	rep, loadErr := in.load(g, env, n, nil)
 	if rep == nil {
 		return loadErr
 	}
@@ -37,12 +40,13 @@ func (in *inputs) render(g *Globals, env *Env, format string, write func(*output
 // what is kept of each session rather than from the whole report: each
 // session's report is handed to each as soon as it is analyzed, and let go,
 // so that memory holds a few sessions rather than all of them. Then end,
-// when not nil, writes what was kept.
-func (in *inputs) stream(g *Globals, env *Env, each func(io.Writer, *analyzer.SessionReport) error, end func(io.Writer) error) error {
+// when not nil, writes what was kept, masking with known what it drew from
+// the sessions (see inputs.each).
+func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Writer, *analyzer.SessionReport) error, end func(w io.Writer, known *redact.Redactor) error) error {
 	defer tuneGC(env)()
 	w := bufio.NewWriter(env.Stdout)
 	var writeErr error
-	loadErr := in.each(g, env, func(sr *analyzer.SessionReport) {
+	known, loadErr := in.each(g, env, n, func(sr *analyzer.SessionReport) {
 		if writeErr == nil {
 			writeErr = each(w, sr)
 		}
@@ -51,7 +55,7 @@ func (in *inputs) stream(g *Globals, env *Env, each func(io.Writer, *analyzer.Se
 		return loadErr
 	}
 	if writeErr == nil && end != nil {
-		writeErr = end(w)
+		writeErr = end(w, known)
 	}
 	if writeErr != nil {
 		return writeErr

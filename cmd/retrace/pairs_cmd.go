@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -15,12 +16,13 @@ type pairsCmd struct {
 
 // Run prints each failure chain with its fix.
 func (c *pairsCmd) Run(g *Globals, env *Env) error {
+	needs := pipeline.Needs{Numbers: true}
 	if c.Format == report.JSONL {
-		return c.stream(g, env, func(w io.Writer, sr *analyzer.SessionReport) error {
+		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
 			return report.Pairs(w, report.Options{Format: c.Format}, c.chains(nil, sr))
 		}, nil)
 	}
-	return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {
 		var chains []*analyzer.Chain
 		for _, s := range w.report.Sessions {
 			chains = c.chains(chains, s)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -15,32 +13,35 @@ import (
 var progressMin int64 = 256 << 20
 
 // A progress shows on a terminal's standard error how far reading has got:
-// files, bytes, speed and the time left. A nil *progress shows nothing.
+// files, bytes, speed and the time left. It is the pipeline.Progress of a
+// run, and shows a bar once told of at least progressMin bytes to read. A
+// nil *progress shows nothing.
 type progress struct {
+	env   *Env
+	w     *warner // holds its messages back while the bar is shown
 	bar   *progressbar.ProgressBar
 	files int
 	done  atomic.Int64
 }
 
-// newProgress returns the progress of reading sources, or nil when no bar
-// is wanted: with --quiet, when standard error is not a terminal, or for
-// less than progressMin bytes.
-func newProgress(g *Globals, env *Env, sources []source) *progress {
+// newProgress returns the progress of reading, or nil when no bar is
+// wanted: with --quiet, or when standard error is not a terminal.
+func newProgress(g *Globals, env *Env, w *warner) *progress {
 	if g.Quiet || !env.ErrTerminal {
 		return nil
 	}
-	var total int64
-	for _, s := range sources {
-		if fi, err := os.Stat(s.name); err == nil {
-			total += fi.Size()
-		}
+	return &progress{env: env, w: w}
+}
+
+// Start shows the bar for files of size bytes, unless they are fewer than
+// progressMin.
+func (p *progress) Start(files int, size int64) {
+	if size < progressMin {
+		return
 	}
-	if total < progressMin {
-		return nil
-	}
-	p := &progress{files: len(sources)}
-	p.bar = progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(env.Stderr),
+	p.files = files
+	p.bar = progressbar.NewOptions64(size,
+		progressbar.OptionSetWriter(p.env.Stderr),
 		progressbar.OptionSetDescription(p.description(0)),
 		progressbar.OptionShowBytes(true),
 		progressbar.OptionSetWidth(30),
@@ -48,44 +49,30 @@ func newProgress(g *Globals, env *Env, sources []source) *progress {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
-	return p
+	p.w.hold()
 }
 
 func (p *progress) description(done int64) string {
 	return fmt.Sprintf("reading %d/%d files", done, p.files)
 }
 
-// reader counts what is read from r towards the bar.
-func (p *progress) reader(r io.Reader) io.Reader {
-	if p == nil {
-		return r
+// Read counts n bytes read towards the bar.
+func (p *progress) Read(n int) {
+	if p.bar != nil {
+		p.bar.Add(n)
 	}
-	return &countingReader{r: r, bar: p.bar}
 }
 
-// fileDone counts one more file read.
-func (p *progress) fileDone() {
-	if p == nil {
-		return
+// FileDone counts one more file read.
+func (p *progress) FileDone() {
+	if p.bar != nil {
+		p.bar.Describe(p.description(p.done.Add(1)))
 	}
-	p.bar.Describe(p.description(p.done.Add(1)))
 }
 
 // finish clears the bar, leaving the terminal as it was.
 func (p *progress) finish() {
-	if p == nil {
-		return
+	if p != nil && p.bar != nil {
+		p.bar.Finish()
 	}
-	p.bar.Finish()
-}
-
-type countingReader struct {
-	r   io.Reader
-	bar *progressbar.ProgressBar
-}
-
-func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.bar.Add(n)
-	return n, err
 }

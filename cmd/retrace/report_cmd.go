@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -21,10 +22,11 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 	if c.Format == "auto" {
 		c.Format = formatOf(c.Output)
 	}
+	var out *outFile
 	if c.Output != "" {
-		c.out = &outFile{path: c.Output, force: c.Force, wrote: report.IsPostMortem}
+		out = &outFile{path: c.Output, force: c.Force, wrote: report.IsPostMortem}
 	}
-	rep, loadErr := c.load(g, env)
+	rep, loadErr := c.load(g, env, pipeline.Needs{Numbers: true}, out)
 	if rep == nil {
 		return loadErr
 	}
@@ -36,8 +38,8 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 		return bw.Flush()
 	}
 	var err error
-	if c.out != nil {
-		err = c.out.write(render)
+	if out != nil {
+		err = out.write(render)
 	} else {
 		err = render(env.Stdout)
 	}

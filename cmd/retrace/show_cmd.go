@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -27,7 +28,7 @@ func (c *showCmd) Run(g *Globals, env *Env) error {
 		}
 	}
 	in := inputs{Paths: []rawArg{rawArg(file)}, InputFormat: c.InputFormat, redaction: c.redaction}
-	rep, loadErr := in.load(g, env)
+	rep, loadErr := in.load(g, env, pipeline.Needs{Numbers: true}, nil)
 	if rep == nil || len(rep.Sessions) == 0 {
 		return loadErr
 	}

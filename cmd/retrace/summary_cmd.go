@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/internal/pipeline"
+	"github.com/retrace-dev/retrace/internal/redact"
 	"github.com/retrace-dev/retrace/report"
 )
 
@@ -15,21 +17,18 @@ type summaryCmd struct {
 // Run prints the counts, the failure chains and the top lessons.
 func (c *summaryCmd) Run(g *Globals, env *Env) error {
 	if !report.CountsOnly(c.Format) {
-		return c.render(g, env, c.Format, func(w *output, o report.Options) error {
+		return c.render(g, env, pipeline.Needs{Numbers: true}, c.Format, func(w *output, o report.Options) error {
 			return report.Summary(w, o, w.report)
 		})
 	}
 	// Only the counts are written: each session is counted as soon as it
 	// is analyzed, the numbers it printed are not read, and the texts of
 	// its calls, which are not printed, are not masked.
-	c.unread = analyzer.StreamOptions{NoNumbers: true}
-	c.parts = true
-	c.callsUnprinted = true
 	sum := analyzer.NewSummary()
-	return c.stream(g, env, func(_ io.Writer, sr *analyzer.SessionReport) error {
+	return c.stream(g, env, pipeline.Needs{Parts: true, CountsOnly: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		sum.Add(sr)
 		return nil
-	}, func(w io.Writer) error {
+	}, func(w io.Writer, _ *redact.Redactor) error {
 		return report.SummaryCounts(w, report.Options{Format: c.Format}, sum)
 	})
 }
