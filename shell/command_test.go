@@ -3,6 +3,7 @@ package shell
 import (
 	"flag"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,6 +211,30 @@ func TestParseBounded(t *testing.T) {
 		c := Parse(tt.line)
 		if c.Target != tt.target {
 			t.Errorf("%s: target %.60q, want %.60q", tt.name, c.Target, tt.target)
+		}
+	}
+}
+
+// TestWrappers checks that the wrappers peeled are kept, each as written up
+// to what it runs, outermost first.
+func TestWrappers(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{`ipconfig /all`, nil},
+		{`cmd.exe /c "ipconfig /all"`, []string{"cmd.exe /c"}},
+		{`powershell.exe -NoProfile -Command "Get-Process -Name app"`, []string{"powershell.exe -NoProfile -Command"}},
+		{`powershell 'code notes.md'`, []string{"powershell"}},
+		{`sudo -u app timeout 30 ./run.sh --fast`, []string{"sudo -u app", "timeout 30"}},
+		{`ssh -p 2222 build@ci 'bash -lc "make test"'`, []string{"ssh -p 2222 build@ci", "bash -lc"}},
+		{`docker exec -it web python manage.py migrate`, []string{"docker exec -it web"}},
+		{`cd app && nohup ./server &`, []string{"nohup"}},
+		{`timeout 5 RUST_LOG=info ./app`, []string{"timeout 5"}},
+		{`env -u HOME LANG=C sort x`, []string{"env -u HOME"}},
+	} {
+		if got := Parse(tt.line).Wrappers; !slices.Equal(got, tt.want) {
+			t.Errorf("Parse(%q).Wrappers = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }
