@@ -171,7 +171,11 @@ func TestParseWindowsCommand(t *testing.T) {
 	tests := []struct{ line, target, args string }{
 		{`powershell.exe -Command "Get-ScheduledTask | Where-Object {$_.TaskPath -eq '\'} | Select-Object -First 3"`, "Get-ScheduledTask", ""},
 		{`powershell.exe -NoProfile -Command "whoami /priv"`, "whoami", "/priv"},
-		{`powershell '& "C:\Program Files\GnuPG\bin\gpg.exe" --import C:\Users\me\key.asc 2>&1'`, "gpg", `--import C:\Users\me\key.asc 2>&1`},
+		{`powershell '& "C:\Program Files\GnuPG\bin\gpg.exe" --import C:\Users\me\key.asc 2>&1'`, "gpg", `--import C:\Users\me\key.asc`},
+		// Redirections are not arguments.
+		{`powershell.exe -Command "certutil -csp 'Crypto Provider' -key 2>&1 | Select-String NGC"`, "certutil", "-csp Crypto Provider -key"},
+		{`powershell.exe -Command "Get-Item C:\app *> $null; Get-Date"`, "Get-Item", `C:\app`},
+		{`cmd.exe /c "sort < names.txt > sorted.txt"`, "sort", ""},
 		{`cmd.exe /c "dir C:\Users"`, "dir", `C:\Users`},
 		{`pwsh -c Get-Service`, "Get-Service", ""},
 	}
