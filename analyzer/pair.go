@@ -68,7 +68,9 @@ type Fix struct {
 	Command string  `json:"command"`
 	Kind    FixKind `json:"kind"`
 	// Because names the calls between that explain an edit, environment
-	// or wait fix.
+	// or wait fix; for a change on the fix's own shell line (`pip install
+	// x && x`), the fix itself. A tool call, which has no line, is never
+	// its own step.
 	Because []string `json:"because,omitempty"`
 	// Files are the files those calls edited; InTraceback reports whether
 	// one of them is the file the failure's traceback points to, when it
@@ -76,7 +78,8 @@ type Fix struct {
 	Files       []string `json:"files,omitempty"`
 	InTraceback *bool    `json:"in_traceback,omitempty"`
 	// Changes are the commands that changed the environment or waited:
-	// "pip install flask", "sleep 30".
+	// "pip install flask", "sleep 30"; for a change on the fix's own
+	// line, its commands new to it, not the target, a look or an echo.
 	Changes []string `json:"changes,omitempty"`
 }
 
@@ -573,12 +576,10 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int) {
 			}
 		case j == k:
 			// The change is on the fix's own line: its commands that the
-			// failed line did not run, other than the target.
+			// failed line did not run, other than the target; none when
+			// the line only dropped some.
 			for _, argv := range lineChanges(a.cmds[last], a.cmds[k], a.targets[last]) {
 				fix.Changes = append(fix.Changes, termtext.Cut(strings.Join(argv, " "), 120))
-			}
-			if fix.Changes == nil {
-				fix.Changes = append(fix.Changes, termtext.Cut(commandOf(c), 120))
 			}
 		default:
 			fix.Changes = append(fix.Changes, termtext.Cut(commandOf(c), 120))

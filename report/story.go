@@ -148,7 +148,10 @@ func fixLines(ch *analyzer.Chain) []string {
 		return append(lines, line)
 	case analyzer.FixEnvironment:
 		if len(fix.Because) == 1 && fix.Because[0] == fix.CallID {
-			return append(lines, "the same command, after "+strings.Join(fix.Changes, "; ")+" on its own line")
+			if len(fix.Changes) == 0 {
+				return append(lines, "the same command, with other commands around it on its line")
+			}
+			return append(lines, "the same command, with "+strings.Join(fix.Changes, "; ")+" added to its line")
 		}
 		return append(lines, "the same command, after: "+strings.Join(fix.Changes, "; "))
 	case analyzer.FixWait:
