@@ -1,9 +1,12 @@
 package analyzer
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/termtext"
+	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
 
@@ -14,6 +17,16 @@ type Diff struct {
 	Removed []string `json:"removed"` // flags with their values, and positional words
 	Added   []string `json:"added"`
 	Changed []Change `json:"changed"` // flags kept with another value
+	// Wrapper is set when the fix ran through other wrappers than the
+	// failure: cmd.exe /c, then powershell.exe -Command.
+	Wrapper *WrapperChange `json:"wrapper,omitempty"`
+}
+
+// A WrapperChange says which wrappers a command ran through before and
+// after: each list of Command.Wrappers joined by ", ", "" for none.
+type WrapperChange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // A Rename is a flag replaced by another: --num-prompts 5 by --num-runs 5.
@@ -44,7 +57,7 @@ type Change struct {
 
 // Empty reports whether the diff found no difference.
 func (d *Diff) Empty() bool {
-	return len(d.Renamed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && len(d.Changed) == 0
+	return len(d.Renamed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && len(d.Changed) == 0 && d.Wrapper == nil
 }
 
 // An option is a flag and the value that follows it, if any.
@@ -99,10 +112,18 @@ func flagName(entry string) string {
 	return name
 }
 
-// diffCommands compares the arguments and environment of a failed command
-// and its fix.
+// newDiff returns an empty Diff.
+func newDiff() *Diff {
+	return &Diff{Renamed: []Rename{}, Removed: []string{}, Added: []string{}, Changed: []Change{}}
+}
+
+// diffCommands compares the arguments, environment and wrappers of a
+// failed command and its fix.
 func diffCommands(failed, fixed *shell.Command) *Diff {
-	d := &Diff{Renamed: []Rename{}, Removed: []string{}, Added: []string{}, Changed: []Change{}}
+	d := newDiff()
+	if !slices.Equal(failed.Wrappers, fixed.Wrappers) {
+		d.Wrapper = &WrapperChange{From: strings.Join(failed.Wrappers, ", "), To: strings.Join(fixed.Wrappers, ", ")}
+	}
 	a, aw := splitArgs(failed.Args, false)
 	b, bw := splitArgs(fixed.Args, false)
 	var removed, added []option
@@ -127,6 +148,8 @@ func diffCommands(failed, fixed *shell.Command) *Diff {
 			added = append(added, o)
 		}
 	}
+	removed, aw = bareFlags(removed, aw, bw)
+	added, bw = bareFlags(added, bw, aw)
 	for _, by := range []RenameBy{RenameByValue, RenameByContainment, RenameByName} {
 		removed, added = matchRenames(d, removed, added, by)
 	}
@@ -146,6 +169,57 @@ func diffCommands(failed, fixed *shell.Command) *Diff {
 	d.Removed = append(d.Removed, missingFrom(xo, yo)...)
 	d.Added = append(d.Added, missingFrom(yo, xo)...)
 	return d
+}
+
+// diffInputs compares the inputs of a failed tool call, other than a shell
+// command, and its fix: each argument by its name, the file as "file",
+// written name=value.
+func diffInputs(failed, fixed *parser.Call) *Diff {
+	d := newDiff()
+	args := func(c *parser.Call) map[string]string {
+		m := maps.Clone(c.Args)
+		if c.File != "" {
+			if m == nil {
+				m = make(map[string]string)
+			}
+			m["file"] = c.File
+		}
+		return m
+	}
+	x, y := args(failed), args(fixed)
+	for _, name := range slices.Sorted(maps.Keys(x)) {
+		to, ok := y[name]
+		switch {
+		case !ok:
+			d.Removed = append(d.Removed, name+"="+termtext.Cut(x[name], maxInput))
+		case to != x[name]:
+			d.Changed = append(d.Changed, Change{Flag: name, From: termtext.Cut(x[name], maxInput), To: termtext.Cut(to, maxInput)})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(y)) {
+		if _, ok := x[name]; !ok {
+			d.Added = append(d.Added, name+"="+termtext.Cut(y[name], maxInput))
+		}
+	}
+	return d
+}
+
+// maxInput bounds the runes of an argument's value in a Diff of tool
+// inputs: a file's content is an argument too.
+const maxInput = 80
+
+// bareFlags returns the flags of one command that the other lacks, and its
+// positional words, with the word after such a flag taken for a positional
+// word when the other command has it as one and it has not: the flag took
+// no value (`acme publish --yes ./site`, then `acme publish ./site`).
+func bareFlags(opts []option, words, other []string) ([]option, []string) {
+	for i, o := range opts {
+		if o.value != "" && len(missingFrom([]string{o.value}, other)) == 0 && len(missingFrom([]string{o.value}, words)) > 0 {
+			opts[i].value = ""
+			words = append(words, o.value)
+		}
+	}
+	return opts, words
 }
 
 // appendWord appends w to words unless it is empty.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
 
@@ -93,15 +94,52 @@ func TestDiffCommands(t *testing.T) {
 			fixed:  `pytest -xvs -k "never_opened"`,
 			want:   Diff{Removed: []string{"specs/cli_spec.py::it_shows_books"}},
 		},
+		{
+			name:   "a dropped flag took no value: the word after it stays",
+			failed: "acme publish --yes ./site",
+			fixed:  "acme publish ./site",
+			want:   Diff{Removed: []string{"--yes"}},
+		},
+		{
+			name:   "an added flag took no value",
+			failed: "grep TODO src/main.go",
+			fixed:  "grep -n TODO src/main.go",
+			want:   Diff{Added: []string{"-n"}},
+		},
+		{
+			name:   "another wrapper",
+			failed: `cmd.exe /c "ipconfig /all"`,
+			fixed:  `powershell.exe -Command "ipconfig /all"`,
+			want:   Diff{Wrapper: &WrapperChange{From: "cmd.exe /c", To: "powershell.exe -Command"}},
+		},
+		{
+			name:   "a wrapper added",
+			failed: "cat /etc/shadow",
+			fixed:  "sudo cat /etc/shadow",
+			want:   Diff{Wrapper: &WrapperChange{To: "sudo"}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := diffCommands(shell.Parse(tt.failed), shell.Parse(tt.fixed))
-			want := Diff{Renamed: nonNilRenames(tt.want.Renamed), Removed: nonNil(tt.want.Removed), Added: nonNil(tt.want.Added), Changed: nonNilChanges(tt.want.Changed)}
+			want := Diff{Renamed: nonNilRenames(tt.want.Renamed), Removed: nonNil(tt.want.Removed), Added: nonNil(tt.want.Added), Changed: nonNilChanges(tt.want.Changed),
+				Wrapper: tt.want.Wrapper}
 			if diff := cmp.Diff(&want, got); diff != "" {
 				t.Errorf("diff (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestDiffInputs checks the diff of a tool call's inputs: the argument it
+// lacked and added, a value changed, each by its name.
+func TestDiffInputs(t *testing.T) {
+	failed := &parser.Call{Tool: "write_file", Args: map[string]string{"content": "print(1)", "mode": "w"}}
+	fixed := &parser.Call{Tool: "write_file", File: "/app/hello.py", Args: map[string]string{"content": "print(2)"}}
+	want := &Diff{Renamed: []Rename{}, Removed: []string{"mode=w"}, Added: []string{"file=/app/hello.py"},
+		Changed: []Change{{Flag: "content", From: "print(1)", To: "print(2)"}}}
+	if diff := cmp.Diff(want, diffInputs(failed, fixed)); diff != "" {
+		t.Errorf("diffInputs (-want +got):\n%s", diff)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/diagnose"
-	"github.com/retrace-dev/retrace/shell"
 )
 
 // A Lesson is a mistake made, and corrected, once or more: the objects
@@ -99,15 +98,18 @@ func (ls *LessonSet) Lessons() []*Lesson {
 	return order
 }
 
-// corrections lists what the fix of a chain corrected.
+// corrections lists what the fix of a chain corrected: the flags and
+// values of a usage error, or the program that was not found and the one
+// that did its job. Another workaround (a look that did a failed look's
+// job) teaches nothing that can be said as a lesson.
 func corrections(ch *Chain) []*Lesson {
 	f := ch.Failure
 	if w := ch.Workaround; w != nil {
-		right := w.Command
-		if cmd := shell.Parse(w.Command); cmd.Program() != "" {
-			right = cmd.Program()
+		last := ch.failures[len(ch.failures)-1]
+		if last.Category != diagnose.CommandNotFound || last.Program == "" || w.Program() == "" {
+			return nil
 		}
-		return []*Lesson{{Target: f.Program, Kind: LessonCommand, Wrong: f.Program, Right: right, Count: 1,
+		return []*Lesson{{Target: last.Program, Kind: LessonCommand, Wrong: last.Program, Right: w.Program(), Count: 1,
 			Where: []Place{{Path: f.Session.Path, CallID: f.CallID, Msg: f.Msg}}}}
 	}
 	if ch.Diff == nil || f.Category != diagnose.CLIUsage {

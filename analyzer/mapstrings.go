@@ -91,6 +91,9 @@ func (ch *Chain) mapStrings(f func(string) string) {
 			c := &d.Changed[i]
 			c.Flag, c.From, c.To = f(c.Flag), f(c.From), f(c.To)
 		}
+		if w := d.Wrapper; w != nil {
+			w.From, w.To = f(w.From), f(w.To)
+		}
 	}
 	for i := range ch.Between {
 		ch.Between[i].mapStrings(f)

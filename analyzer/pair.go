@@ -68,7 +68,9 @@ type Fix struct {
 	Command string  `json:"command"`
 	Kind    FixKind `json:"kind"`
 	// Because names the calls between that explain an edit, environment
-	// or wait fix.
+	// or wait fix; for a change on the fix's own shell line (`pip install
+	// x && x`), the fix itself. A tool call, which has no line, is never
+	// its own step.
 	Because []string `json:"because,omitempty"`
 	// Files are the files those calls edited; InTraceback reports whether
 	// one of them is the file the failure's traceback points to, when it
@@ -76,7 +78,8 @@ type Fix struct {
 	Files       []string `json:"files,omitempty"`
 	InTraceback *bool    `json:"in_traceback,omitempty"`
 	// Changes are the commands that changed the environment or waited:
-	// "pip install flask", "sleep 30".
+	// "pip install flask", "sleep 30"; for a change on the fix's own
+	// line, its commands new to it, not the target, a look or an echo.
 	Changes []string `json:"changes,omitempty"`
 }
 
@@ -366,9 +369,13 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 	ch.fix = c
 	ch.Fix = &Fix{CallID: c.ID, Msg: c.Msg, Command: commandOf(c)}
 	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, ch.Between)
-	a.explain(ch.Fix, ch.Failure)
-	if ch.Fix.Kind == FixArgv && a.cmds[fix] != nil {
-		ch.Diff = diffCommands(a.cmds[last], a.cmds[fix])
+	a.explain(ch.Fix, ch.Failure, last, fix)
+	if ch.Fix.Kind == FixArgv {
+		if a.cmds[fix] != nil {
+			ch.Diff = diffCommands(a.cmds[last], a.cmds[fix])
+		} else {
+			ch.Diff = diffInputs(a.s.Calls[last], a.s.Calls[fix])
+		}
 		ch.OfferedByUsage = offered(ch.Diff, ch.failures)
 	}
 	return ch
@@ -398,20 +405,65 @@ func (a *sessionAnalysis) workaround(last int) *Step {
 		return a.didTheJob(last)
 	}
 	failed := a.cmds[last]
-	_, failedWords := splitArgs(failed.Args, false)
 	for j := last + 1; j < len(a.s.Calls) && j <= last+3; j++ {
 		cmd := a.cmds[j]
 		if cmd == nil || a.failures[j] != nil || cmd.Host != failed.Host || a.s.Calls[j].Sidechain != a.s.Calls[last].Sidechain {
 			continue
 		}
-		_, words := splitArgs(cmd.Args, false)
-		shared := slices.ContainsFunc(failedWords, func(w string) bool { return slices.Contains(words, w) })
-		if slices.Contains(alternatives[f.Program], cmd.Program()) || slices.Contains(alternatives[f.Program], cmd.Target) || shared {
+		if argv := replacement(failed, f.Program, cmd); argv != nil {
 			st := a.step(j, RoleOther)
+			st.program = shell.ProgramName(argv[0])
 			return &st
 		}
 	}
 	return nil
+}
+
+// replacement returns the simple command of line that did the job of the
+// program missing, which the failed line ran: a known alternative to it,
+// else a command the failed line did not run that names a word the
+// missing one named (`cat src/main.go` after `bat src/main.go`); nil if
+// none. The line's other commands are not the replacement: `touch a &&
+// find .` after `touch a && tree` replaced tree with find.
+func replacement(failed *shell.Command, missing string, line *shell.Command) []string {
+	ran := append([][]string{failed.Argv}, failed.Others...)
+	var cmds [][]string // the commands of line new to it
+	for _, argv := range append([][]string{line.Argv}, line.Others...) {
+		if len(argv) > 0 && !slices.ContainsFunc(ran, func(r []string) bool { return slices.Equal(r, argv) }) {
+			cmds = append(cmds, argv)
+		}
+	}
+	for _, argv := range cmds {
+		if t, _ := shell.Identify(argv); slices.Contains(alternatives[missing], shell.ProgramName(argv[0])) || slices.Contains(alternatives[missing], t) {
+			return argv
+		}
+	}
+	gone := failed.Argv // the command of the line that was not found
+	for _, argv := range ran {
+		if len(argv) > 0 && shell.ProgramName(argv[0]) == missing {
+			gone = argv
+		}
+	}
+	_, goneWords := splitArgs(gone[min(1, len(gone)):], false)
+	for _, argv := range cmds {
+		_, words := splitArgs(argv[1:], false)
+		if slices.ContainsFunc(goneWords, func(w string) bool { return slices.Contains(words, w) }) {
+			return argv
+		}
+	}
+	return nil
+}
+
+// workaroundProgram names the program of a workaround's line that did the
+// job of the failed call: the replacement of the program that was not
+// found, or the line's program.
+func workaroundProgram(f *Failure, failed, line *shell.Command, text string) string {
+	if f.Category == diagnose.CommandNotFound && failed != nil {
+		if argv := replacement(failed, f.Program, line); argv != nil {
+			return shell.ProgramName(argv[0])
+		}
+	}
+	return programOfLine(line, text)
 }
 
 // workaroundCalls bounds how far after an unresolved chain's last failure
@@ -473,15 +525,19 @@ func (a *sessionAnalysis) sharesObject(i, j int) bool {
 // which calls made the change. The target's own arguments come first; then
 // the calls between, edits before environment changes before waits; then
 // the other commands on the fix's own line (`pip install x && x`).
+//
+// Only a shell line runs other commands: a tool call of another target
+// (one that named no file, then the file) changed its arguments.
 func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
-	ownLine := a.targets[fix] != a.targets[last]
+	ownLine := a.cmds[fix] != nil && a.targets[fix] != a.targets[last]
 	if !ownLine && a.failures[last].Category == diagnose.ShellSyntax && a.s.Calls[last].Command != a.s.Calls[fix].Command {
 		return FixArgv, nil // the same words, quoted so that the shell reads them
 	}
 	if !ownLine && !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
 		cl, cf := a.cmds[last], a.cmds[fix]
-		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) {
-			return FixArgv, nil // its arguments or the filters of its pipeline changed
+		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) ||
+			!slices.Equal(cl.Wrappers, cf.Wrappers) {
+			return FixArgv, nil // its arguments, the filters of its pipeline or its wrappers changed
 		}
 		ownLine = true // only the commands around it changed
 	}
@@ -506,19 +562,26 @@ func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []str
 }
 
 // explain names what the calls behind an edit, environment or wait fix
-// changed.
-func (a *sessionAnalysis) explain(fix *Fix, f *Failure) {
+// changed; last is the chain's last failure and k the fix.
+func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int) {
 	for _, id := range fix.Because {
-		k := a.index[id]
-		c := a.s.Calls[k]
-		switch fix.Kind {
-		case FixEdit:
-			for _, file := range editedFiles(c, a.cmds[k]) {
+		j := a.index[id]
+		c := a.s.Calls[j]
+		switch {
+		case fix.Kind == FixEdit:
+			for _, file := range editedFiles(c, a.cmds[j]) {
 				if !slices.Contains(fix.Files, file) {
 					fix.Files = append(fix.Files, file)
 				}
 			}
-		case FixEnvironment, FixWait:
+		case j == k:
+			// The change is on the fix's own line: its commands that the
+			// failed line did not run, other than the target; none when
+			// the line only dropped some.
+			for _, argv := range lineChanges(a.cmds[last], a.cmds[k], a.targets[last]) {
+				fix.Changes = append(fix.Changes, termtext.Cut(strings.Join(argv, " "), 120))
+			}
+		default:
 			fix.Changes = append(fix.Changes, termtext.Cut(commandOf(c), 120))
 		}
 	}
@@ -527,6 +590,32 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure) {
 		fix.InTraceback = &in
 	}
 }
+
+// lineChanges returns the simple commands of the fix's line that the
+// failed line did not run and that can change what the target meets, in
+// order: the `cd ..` of `cd .. && make` after `make`, the install of `pip
+// install x && x`; not the target itself, a look or an echo.
+func lineChanges(failed, fix *shell.Command, target string) [][]string {
+	if failed == nil || fix == nil {
+		return nil
+	}
+	ran := joinAll(append([][]string{failed.Argv}, failed.Others...))
+	var out [][]string
+	for _, argv := range append([][]string{fix.Argv}, fix.Others...) {
+		if len(argv) == 0 || slices.Contains(ran, strings.Join(argv, " ")) {
+			continue
+		}
+		sub := fix.Sub(argv)
+		if sub.Target == target || shellRole(sub) == RoleDiagnostic || printers[sub.Program()] {
+			continue
+		}
+		out = append(out, argv)
+	}
+	return out
+}
+
+// printers are the programs that only print their arguments.
+var printers = map[string]bool{"echo": true, "printf": true, "true": true, ":": true}
 
 // sameFile reports whether two paths, perhaps written from different
 // directories or machines, name the same file: one is a suffix of the
@@ -539,13 +628,13 @@ func sameFile(x, y string) bool {
 }
 
 // sameInvocation reports whether two calls of the same target ran with the
-// same arguments.
+// same arguments, through the same wrappers.
 func sameInvocation(x, y *parser.Call, cx, cy *shell.Command) bool {
 	if cx != nil && cy != nil {
-		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) &&
+		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) && slices.Equal(cx.Wrappers, cy.Wrappers) &&
 			slices.Equal(cx.Filters, cy.Filters) && slices.EqualFunc(cx.Others, cy.Others, slices.Equal)
 	}
-	if x.Command != y.Command || len(x.Args) != len(y.Args) {
+	if x.Command != y.Command || x.File != y.File || len(x.Args) != len(y.Args) {
 		return false
 	}
 	for k, v := range x.Args {

@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -122,7 +124,7 @@ func TestPair(t *testing.T) {
 		{"a viewer retried on the same file", []step{
 			{cmd: "cat config/app.yaml", exit: 1, out: "cat: config/app.yaml: Permission denied"},
 			{cmd: "sudo cat config/app.yaml"}},
-			[]string{"c1 → c2 same"}},
+			[]string{"c1 → c2 argv"}}, // run through sudo
 		{"powershell cmdlets are targets", []step{
 			{cmd: `powershell.exe -Command "Get-Acl 'C:\Windows\System32\drivers\etc\hosts'"`, exit: 1, out: "+ FullyQualifiedErrorId : CouldNotAutoloadMatchingModule"},
 			{cmd: `powershell.exe -Command "Get-Service | Select-Object -First 5"`}},
@@ -420,6 +422,19 @@ func TestFixExplained(t *testing.T) {
 			{tool: "Edit", file: "configs/train.yaml"},
 			{cmd: "python train.py --epochs 2 --config configs/train.yaml"}},
 			Fix{CallID: "c3", Msg: 4, Command: "python train.py --epochs 2 --config configs/train.yaml", Kind: FixArgv}},
+		{"an install on the fix's own line names the install, not the line", []step{
+			{cmd: "python app.py", exit: 1, out: "ModuleNotFoundError: No module named 'flask'"},
+			{cmd: "pip install flask && echo installed && python app.py"}},
+			Fix{CallID: "c2", Msg: 2, Command: "pip install flask && echo installed && python app.py", Kind: FixEnvironment,
+				Because: []string{"c2"}, Changes: []string{"pip install flask"}}},
+		{"the same command through another wrapper", []step{
+			{cmd: "cat config/app.yaml", exit: 1, out: "cat: config/app.yaml: Permission denied"},
+			{cmd: "sudo cat config/app.yaml"}},
+			Fix{CallID: "c2", Msg: 2, Command: "sudo cat config/app.yaml", Kind: FixArgv}},
+		{"a tool call given the file it lacked changed its arguments", []step{
+			{tool: "Write", exit: 1, out: "params must have required property 'file_path'"},
+			{tool: "Write", file: "/app/hello.py"}},
+			Fix{CallID: "c2", Msg: 2, Command: "Write /app/hello.py", Kind: FixArgv}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -484,6 +499,56 @@ func TestWorkaround(t *testing.T) {
 	rep := Analyze([]*parser.Session{session(step{cmd: "tree -L 2", exit: 127, out: "bash: tree: command not found"}, step{cmd: "find . -type d"})})
 	if len(rep.Lessons) != 1 || rep.Lessons[0].Kind != "command" || rep.Lessons[0].Wrong != "tree" || rep.Lessons[0].Right != "find" {
 		t.Errorf("lessons = %+v, want tree → find", rep.Lessons)
+	}
+}
+
+// TestWorkaroundLesson checks that a workaround lesson names the program
+// that took the missing one's place on the line, not the line's command,
+// even when read back from JSON Lines; and that a workaround for anything
+// but a missing program teaches no lesson.
+func TestWorkaroundLesson(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		steps []step
+		want  string // "wrong → right", or ""
+	}{
+		{"the replacement, not the line's first command", []step{
+			{cmd: "mkdir -p out && touch out/a.txt && tree out", exit: 127, out: "bash: line 1: tree: command not found"},
+			{cmd: "mkdir -p out && touch out/a.txt && find out -type f"}}, "tree → find"},
+		{"a command new to the line that names the same file", []step{
+			{cmd: "cd src && bat main.go", exit: 127, out: "bash: bat: command not found"},
+			{cmd: "cd src && cat main.go"}}, "bat → cat"},
+		{"a look that did a failed look's job is no lesson", []step{
+			{tool: "Read", file: "/app/conf", exit: 1, out: "EISDIR: illegal operation on a directory, read"},
+			{tool: "LS", file: "/app/conf"}}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := AnalyzeSession(session(tt.steps...))
+			if len(rep.Chains) != 1 || rep.Chains[0].Workaround == nil {
+				t.Fatalf("chains = %d, want one with a workaround", len(rep.Chains))
+			}
+			var lines bytes.Buffer
+			for _, ch := range rep.Chains {
+				b, err := json.Marshal(ch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines.Write(append(b, '\n'))
+			}
+			back, _, _, err := ReadJSONL(&lines, "pairs.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, reports := range [][]*SessionReport{{rep}, back} {
+				got := ""
+				if ls := Lessons(reports); len(ls) > 0 {
+					got = ls[0].Wrong + " → " + ls[0].Right
+				}
+				if got != tt.want {
+					t.Errorf("lesson = %q, want %q", got, tt.want)
+				}
+			}
+		})
 	}
 }
 

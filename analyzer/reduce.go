@@ -69,7 +69,8 @@ func recordKind(m map[string]json.RawMessage) string {
 // UnmarshalJSON reads a chain as `retrace pairs` writes it. The record
 // holds the chain's first failure only, so the chain read back knows no
 // other: lessons drawn from it take the first failure's rejected flags.
-// The program of each step between is read from its command.
+// The program of each step between, and of the workaround, is read from
+// its command.
 func (ch *Chain) UnmarshalJSON(b []byte) error {
 	type plain Chain // without this method
 	if err := json.Unmarshal(b, (*plain)(ch)); err != nil {
@@ -82,6 +83,9 @@ func (ch *Chain) UnmarshalJSON(b []byte) error {
 	for i := range ch.Between {
 		st := &ch.Between[i]
 		st.program = programOfLine(shell.Parse(st.Command), st.Command)
+	}
+	if w := ch.Workaround; w != nil {
+		w.program = workaroundProgram(ch.Failure, shell.Parse(ch.Failure.Command), shell.Parse(w.Command), w.Command)
 	}
 	return nil
 }

@@ -219,7 +219,7 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 	case ch.Workaround != nil:
 		cd.Outcome = fmt.Sprintf("worked around at msg %d", ch.Workaround.Msg)
 		cd.Fix = &fixDoc{Msg: ch.Workaround.Msg, Command: cleanText(ch.Workaround.Command),
-			Lines: []string{"did the job with another program"}}
+			Lines: []string{workaroundLine(ch)}}
 	}
 	cd.Cost = fmt.Sprintf("%s, %s", plural(ch.Cost.Messages, "message"), plural(ch.Cost.Calls, "call"))
 	if ch.Cost.Seconds > 0 {

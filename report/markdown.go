@@ -33,11 +33,13 @@ func lessonsMarkdown(w io.Writer, lessons []*analyzer.Lesson) error {
 	return bw.Flush()
 }
 
-// lessonLine writes what a target's lessons teach in one sentence:
+// lessonLine writes what a target's lessons teach in one sentence, each
+// part setting a wrong thing against a right one of the same kind:
 // "`b.py` takes `--num-runs`, `--warmup`; not `--num-prompts` (use
-// `--num-runs`)."
+// `--num-runs`)", "`acme` does not take `--yes`", "`tree` is not
+// installed: use `find` or `ls`".
 func lessonLine(target string, lessons []*analyzer.Lesson) string {
-	var not, values, commands []string
+	var not, values, instead []string
 	times := 0
 	for _, l := range lessons {
 		times += l.Count
@@ -51,22 +53,32 @@ func lessonLine(target string, lessons []*analyzer.Lesson) string {
 		case analyzer.LessonValue:
 			values = append(values, code(l.Right)+", not "+code(l.Wrong))
 		case analyzer.LessonCommand:
-			commands = append(commands, code(l.Wrong)+" is not installed: use "+code(l.Right))
+			instead = append(instead, code(l.Right))
 		}
 	}
 	var parts []string
 	if len(not) > 0 {
-		s := code(target)
 		if valid := lessons[0].ValidFlags; len(valid) > 0 {
-			s += " takes " + strings.Join(codes(valid), ", ") + ";"
+			parts = append(parts, code(target)+" takes "+strings.Join(codes(valid), ", ")+"; not "+strings.Join(not, ", "))
+		} else {
+			parts = append(parts, code(target)+" does not take "+orList(not))
 		}
-		parts = append(parts, s+" not "+strings.Join(not, ", "))
 	}
 	if len(values) > 0 {
 		parts = append(parts, code(target)+": "+strings.Join(values, "; "))
 	}
-	parts = append(parts, commands...)
+	if len(instead) > 0 {
+		parts = append(parts, code(target)+" is not installed: use "+orList(instead))
+	}
 	return strings.Join(parts, ". ") + fmt.Sprintf(". (Mistaken %s.)", timesWord(times))
+}
+
+// orList joins items as a sentence does: "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 func timesWord(n int) string {

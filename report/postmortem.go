@@ -64,11 +64,11 @@ func writeMarkdown(w *bufio.Writer, d *document) {
 	if len(d.Lessons) > 0 {
 		p("## Mistakes made most\n\n| target | wrong | right | times |\n| --- | --- | --- | ---: |\n")
 		for _, l := range d.Lessons {
-			right := l.Right
-			if right == "" {
-				right = "(drop it)"
+			right := "(drop it)" // an instruction, not code
+			if l.Right != "" {
+				right = mdCell(code(l.Right))
 			}
-			p("| %s | %s | %s | %d |\n", mdCell(code(l.Target)), mdCell(code(l.Wrong)), mdCell(code(right)), l.Count)
+			p("| %s | %s | %s | %d |\n", mdCell(code(l.Target)), mdCell(code(l.Wrong)), right, l.Count)
 		}
 		p("\nFor an agent's `AGENTS.md` or `CLAUDE.md`:\n\n%s\n\n", fence(strings.Join(d.Snippet, "\n"), "markdown"))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/diagnose"
 )
 
 // Text is the format of `retrace show`: chains told as stories.
@@ -68,7 +69,7 @@ func (s *storyWriter) story(ch *analyzer.Chain) {
 		s.fix(ch)
 	case ch.Workaround != nil:
 		s.printf("\n%s msg %-5d %s\n", paint(s.o, green, "↷"), ch.Workaround.Msg, clean(ch.Workaround.Command, 160))
-		s.printf("            did the job with another program\n")
+		s.printf("            %s\n", clean(workaroundLine(ch), 300))
 	default:
 		s.printf("\n  no later call of %s succeeded\n", clean(f.Target, 80))
 	}
@@ -146,15 +147,27 @@ func fixLines(ch *analyzer.Chain) []string {
 		}
 		return append(lines, line)
 	case analyzer.FixEnvironment:
+		if len(fix.Because) == 1 && fix.Because[0] == fix.CallID {
+			if len(fix.Changes) == 0 {
+				return append(lines, "the same command, with other commands around it on its line")
+			}
+			return append(lines, "the same command, with "+strings.Join(fix.Changes, "; ")+" added to its line")
+		}
 		return append(lines, "the same command, after: "+strings.Join(fix.Changes, "; "))
 	case analyzer.FixWait:
 		return append(lines, "the same command, after waiting: "+strings.Join(fix.Changes, "; "))
 	case analyzer.FixSame:
+		if fs := ch.Failures(); len(fs) > 0 && fs[len(fs)-1].Command != fix.Command {
+			return append(lines, "the same command, written differently: the failure did not repeat")
+		}
 		return append(lines, "the same command, unchanged: the failure did not repeat")
 	}
 	d := ch.Diff
 	if d == nil {
 		return lines
+	}
+	if w := d.Wrapper; w != nil {
+		lines = append(lines, "the same command, "+wrapperChange(w))
 	}
 	for _, r := range d.Renamed {
 		how := map[analyzer.RenameBy]string{analyzer.RenameByValue: "same value", analyzer.RenameByContainment: "the value carried over", analyzer.RenameByName: "similar name"}[r.By]
@@ -180,4 +193,32 @@ func fixLines(ch *analyzer.Chain) []string {
 		}
 	}
 	return lines
+}
+
+// wrapperChange says how a command's wrappers changed: "run through
+// powershell.exe -Command instead of cmd.exe /c".
+func wrapperChange(w *analyzer.WrapperChange) string {
+	switch {
+	case w.From == "":
+		return "run through " + w.To + " instead of directly"
+	case w.To == "":
+		return "run directly instead of through " + w.From
+	}
+	return "run through " + w.To + " instead of " + w.From
+}
+
+// workaroundLine says what did an unresolved chain's job: the program that
+// replaced one not found, or the call that did the job another way.
+func workaroundLine(ch *analyzer.Chain) string {
+	w, f := ch.Workaround, ch.Failure
+	if fs := ch.Failures(); len(fs) > 0 {
+		f = fs[len(fs)-1]
+	}
+	switch {
+	case w.Program() == "":
+		return "did the job another way"
+	case f.Category == diagnose.CommandNotFound && f.Program != "":
+		return fmt.Sprintf("did the job with %s instead: %s was not found", w.Program(), f.Program)
+	}
+	return "did the job another way, with " + w.Program()
 }

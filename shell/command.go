@@ -16,6 +16,10 @@ type Command struct {
 	// "root@10.0.0.1" for ssh, "docker:web" for docker exec; empty for local.
 	Host string
 	Env  []string // NAME=value settings in front of it
+	// Wrappers are the wrappers peeled to reach the command, outermost
+	// first, each as its words up to the command or script it runs:
+	// "ssh root@10.0.0.1", "sudo -u app", "cmd.exe /c", "timeout 30".
+	Wrappers []string
 
 	// Argv is the command of interest, program first.
 	Argv []string

@@ -3,6 +3,7 @@ package shell
 import (
 	"flag"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,7 +171,11 @@ func TestParseWindowsCommand(t *testing.T) {
 	tests := []struct{ line, target, args string }{
 		{`powershell.exe -Command "Get-ScheduledTask | Where-Object {$_.TaskPath -eq '\'} | Select-Object -First 3"`, "Get-ScheduledTask", ""},
 		{`powershell.exe -NoProfile -Command "whoami /priv"`, "whoami", "/priv"},
-		{`powershell '& "C:\Program Files\GnuPG\bin\gpg.exe" --import C:\Users\me\key.asc 2>&1'`, "gpg", `--import C:\Users\me\key.asc 2>&1`},
+		{`powershell '& "C:\Program Files\GnuPG\bin\gpg.exe" --import C:\Users\me\key.asc 2>&1'`, "gpg", `--import C:\Users\me\key.asc`},
+		// Redirections are not arguments.
+		{`powershell.exe -Command "certutil -csp 'Crypto Provider' -key 2>&1 | Select-String NGC"`, "certutil", "-csp Crypto Provider -key"},
+		{`powershell.exe -Command "Get-Item C:\app *> $null; Get-Date"`, "Get-Item", `C:\app`},
+		{`cmd.exe /c "sort < names.txt > sorted.txt"`, "sort", ""},
 		{`cmd.exe /c "dir C:\Users"`, "dir", `C:\Users`},
 		{`pwsh -c Get-Service`, "Get-Service", ""},
 	}
@@ -210,6 +215,30 @@ func TestParseBounded(t *testing.T) {
 		c := Parse(tt.line)
 		if c.Target != tt.target {
 			t.Errorf("%s: target %.60q, want %.60q", tt.name, c.Target, tt.target)
+		}
+	}
+}
+
+// TestWrappers checks that the wrappers peeled are kept, each as written up
+// to what it runs, outermost first.
+func TestWrappers(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{`ipconfig /all`, nil},
+		{`cmd.exe /c "ipconfig /all"`, []string{"cmd.exe /c"}},
+		{`powershell.exe -NoProfile -Command "Get-Process -Name app"`, []string{"powershell.exe -NoProfile -Command"}},
+		{`powershell 'code notes.md'`, []string{"powershell"}},
+		{`sudo -u app timeout 30 ./run.sh --fast`, []string{"sudo -u app", "timeout 30"}},
+		{`ssh -p 2222 build@ci 'bash -lc "make test"'`, []string{"ssh -p 2222 build@ci", "bash -lc"}},
+		{`docker exec -it web python manage.py migrate`, []string{"docker exec -it web"}},
+		{`cd app && nohup ./server &`, []string{"nohup"}},
+		{`timeout 5 RUST_LOG=info ./app`, []string{"timeout 5"}},
+		{`env -u HOME LANG=C sort x`, []string{"env -u HOME"}},
+	} {
+		if got := Parse(tt.line).Wrappers; !slices.Equal(got, tt.want) {
+			t.Errorf("Parse(%q).Wrappers = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }

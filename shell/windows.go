@@ -119,7 +119,7 @@ func windowsStatements(script string, cmd bool) [][][]string {
 		if len(words) > 0 && (words[0] == "&" || words[0] == ".") {
 			words = words[1:]
 		}
-		stages = append(stages, words)
+		stages = append(stages, dropRedirections(words, cmd))
 		words = nil
 	}
 	endStmt := func() {
@@ -193,4 +193,30 @@ func windowsStatements(script string, cmd bool) [][][]string {
 	}
 	endStmt()
 	return stmts
+}
+
+// windowsRedirRE matches a redirection of PowerShell or cmd.exe, its
+// target attached or not: 2>&1, *>$null, >>log.txt, 2>, >nul.
+var windowsRedirRE = regexp.MustCompile(`^[0-9*]?>>?(.*)$`)
+
+// dropRedirections returns the words of a stage without its redirections
+// and their targets, which are not arguments of the command; cmd.exe's
+// input redirection (< file) too.
+func dropRedirections(words []string, cmd bool) []string {
+	out := words[:0]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		m := windowsRedirRE.FindStringSubmatch(w)
+		if m == nil && cmd && strings.HasPrefix(w, "<") {
+			m = []string{w, w[1:]}
+		}
+		if m == nil {
+			out = append(out, w)
+			continue
+		}
+		if m[1] == "" {
+			i++ // the target is the next word
+		}
+	}
+	return out
 }

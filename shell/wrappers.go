@@ -93,6 +93,7 @@ func endsOf(s simple, depth int) []string {
 // peel replaces c.Argv by the command a wrapper runs, as long as it is one.
 func (c *Command) peel(depth int) {
 	for len(c.Argv) > 0 {
+		before := c.Argv
 		prog := path.Base(c.Argv[0])
 		args := c.Argv[1:]
 		switch prog {
@@ -133,6 +134,7 @@ func (c *Command) peel(depth int) {
 				return
 			}
 			c.Host = host
+			c.wrapped(before[:len(before)-len(remote)])
 			if depth < maxDepth {
 				c.reparse(strings.Join(remote, " "), depth+1)
 			}
@@ -142,6 +144,7 @@ func (c *Command) peel(depth int) {
 			if !ok {
 				return
 			}
+			c.wrapped(wordsBefore(before, script))
 			if depth < maxDepth {
 				c.reparse(script, depth+1)
 			}
@@ -151,6 +154,7 @@ func (c *Command) peel(depth int) {
 			if !ok {
 				return
 			}
+			c.wrapped(wordsBefore(before, script))
 			c.windows(script, prog == "cmd" || prog == "cmd.exe")
 			return
 		case "docker", "podman", "kubectl", "oc":
@@ -163,7 +167,36 @@ func (c *Command) peel(depth int) {
 		default:
 			return
 		}
+		c.wrapped(before[:len(before)-len(c.Argv)])
 	}
+}
+
+// wrapped records the words of a wrapper peeled (see Command.Wrappers),
+// without the NAME=value settings among them, which Env holds.
+func (c *Command) wrapped(words []string) {
+	var b strings.Builder
+	for _, w := range words {
+		if isAssignment(w) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	c.Wrappers = append(c.Wrappers, b.String())
+}
+
+// wordsBefore returns the words of a wrapper's argv before the script it
+// runs: up to the first word, after the program, with which script
+// begins; all of argv when none does.
+func wordsBefore(argv []string, script string) []string {
+	for i := 1; i < len(argv); i++ {
+		if argv[i] != "" && strings.HasPrefix(script, argv[i]) {
+			return argv[:i]
+		}
+	}
+	return argv
 }
 
 // reparse replaces the command by the one found in a nested command line.
