@@ -95,7 +95,7 @@ func (r redaction) redactor(env *Env) *redact.Redactor {
 // load reads and analyzes the transcripts the arguments name, as n says
 // the command needs, into one report. Problems with some inputs are
 // printed on stderr and make it return errPartial along with the report of
-// the rest. out, when not nil, is the file the command writes, checked
+// the rest, or errNothingRead and no report when there is no rest. out, when not nil, is the file the command writes, checked
 // against the inputs before they are read.
 func (in *inputs) load(g *Globals, env *Env, n pipeline.Needs, out *outFile) (*analyzer.Report, error) {
 	n, done, err := in.needs(g, env, n, out)
@@ -103,7 +103,11 @@ func (in *inputs) load(g *Globals, env *Env, n pipeline.Needs, out *outFile) (*a
 		return nil, err
 	}
 	defer done()
-	return pipeline.Load(n)
+	rep, err := pipeline.Load(n)
+	if rep != nil && len(rep.Sessions) == 0 && err != nil {
+		return nil, errNothingRead
+	}
+	return rep, err
 }
 
 // each is load for a command that takes the report of each session as
@@ -131,6 +135,9 @@ func (in *inputs) needs(g *Globals, env *Env, n pipeline.Needs, out *outFile) (p
 		return n, nil, usageError(`"-" is named twice; standard input can be read only once`)
 	}
 	if len(paths) == 0 {
+		if env.StdinPiped {
+			w.warn(`retrace: standard input is not read; name "-" to read it`)
+		}
 		var err error
 		if paths, err = defaultPaths(env, w); err != nil {
 			return n, nil, err

@@ -71,7 +71,10 @@ type Globals struct {
 
 // Env is what a command may touch: its streams and its environment.
 type Env struct {
-	Stdin          io.Reader
+	Stdin io.Reader
+	// StdinPiped reports that standard input is a pipe or a file with
+	// data, which retrace reads only when "-" names it.
+	StdinPiped     bool
 	Stdout, Stderr io.Writer
 	// Terminal reports whether standard output is a terminal;
 	// ErrTerminal, standard error.
@@ -134,6 +137,7 @@ func kongOptions(env *Env) []kong.Option {
 func main() {
 	env := &Env{
 		Stdin:       os.Stdin,
+		StdinPiped:  isPiped(os.Stdin),
 		Stdout:      os.Stdout,
 		Stderr:      os.Stderr,
 		Terminal:    isTerminal(os.Stdout),
@@ -211,6 +215,11 @@ func run(args []string, env *Env) (status int) {
 // was reported, and the reasons were printed.
 var errPartial = pipeline.ErrPartial
 
+// errNothingRead reports that inputs were named but none could be read:
+// there is nothing to report, and no empty report is printed as if all
+// went well.
+var errNothingRead = errors.New("nothing was read: no input could be read")
+
 func versionString() string {
 	if version != "" {
 		return version
@@ -219,6 +228,12 @@ func versionString() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// isPiped reports whether f is a pipe or a file with data in it.
+func isPiped(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && (fi.Mode()&os.ModeNamedPipe != 0 || fi.Mode().IsRegular() && fi.Size() > 0)
 }
 
 func isTerminal(f *os.File) bool {

@@ -46,13 +46,18 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 	defer tuneGC(env)()
 	w := bufio.NewWriter(env.Stdout)
 	var writeErr error
+	read := 0
 	known, loadErr := in.each(g, env, n, func(sr *analyzer.SessionReport) {
+		read++
 		if writeErr == nil {
 			writeErr = each(w, sr)
 		}
 	})
 	if loadErr != nil && loadErr != errPartial {
 		return loadErr
+	}
+	if read == 0 && loadErr != nil {
+		return errNothingRead
 	}
 	if writeErr == nil && end != nil {
 		writeErr = end(w, known)
