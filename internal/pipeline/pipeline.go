@@ -123,6 +123,7 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 		parts: n.Parts && n.Period.IsZero()}
 
 	sessions, unknown, empty := 0, 0, 0
+	byFileTime := 0 // sessions without times, kept in the period by their files' times
 	workers := min(runtime.GOMAXPROCS(0), max(len(sources), 1))
 	read := func(i int, part func(result)) result { return rd.read(sources[i], n.Stdin, part) }
 	readAll(len(sources), workers, read, func(i int, r result) {
@@ -159,6 +160,9 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 			if !n.Period.Holds(rep.Session, r.modTime) {
 				continue
 			}
+			if !n.Period.IsZero() && rep.Session.Start.IsZero() {
+				byFileTime++
+			}
 			if r.known != nil && !n.CountsOnly {
 				finish(rep, n.Redact)
 			}
@@ -178,8 +182,14 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 	if unknown > 0 {
 		t.warn("retrace: skipped %s of no known transcript format", count(unknown, "file"))
 	}
-	if sessions == 0 && !t.lost && n.Period.IsZero() {
+	if byFileTime > 0 {
+		t.warn("retrace: kept %s without times, by when their files were last written (--since, --until)", count(byFileTime, "session"))
+	}
+	switch {
+	case sessions == 0 && !t.lost && n.Period.IsZero():
 		t.fail("retrace: no transcripts found in %s", strings.Join(n.Paths, ", "))
+	case sessions == 0 && !t.lost:
+		t.warn("retrace: no session was active in the period (--since, --until)")
 	}
 	if t.lost {
 		return ErrPartial

@@ -385,7 +385,8 @@ func TestParseTime(t *testing.T) {
 
 // TestSince checks a run with a period: a session that ended before it
 // is left out, and so, unread, is a file found in a folder that was last
-// written before it; a run that keeps no session is not an error.
+// written before it; a run that keeps no session is not an error, but is
+// said.
 func TestSince(t *testing.T) {
 	dir := write(t, t.TempDir(), map[string][]byte{
 		"old.jsonl": claude("old", day.Add(-72*time.Hour), call{"ls", "a", false}),
@@ -404,7 +405,7 @@ func TestSince(t *testing.T) {
 		t.Errorf("sessions %q, want %q", paths, want)
 	}
 	paths, msgs, err = run(t, Needs{Paths: []string{dir}, Period: Period{Since: day.Add(24 * time.Hour)}})
-	if err != nil || len(paths) > 0 || len(msgs) > 0 {
+	if err != nil || len(paths) > 0 || len(msgs) != 1 || msgs[0].Lost || !strings.Contains(msgs[0].Text, "no session was active") {
 		t.Errorf("a period after every session: Each = %v, sessions %q, messages %v", err, paths, msgs)
 	}
 }
