@@ -129,7 +129,7 @@ func (in *inputs) each(g *Globals, env *Env, n pipeline.Needs, use func(*analyze
 // the run's messages.
 func (in *inputs) needs(g *Globals, env *Env, n pipeline.Needs, out *outFile) (pipeline.Needs, func(), error) {
 	red := in.redactor(env).Remembering()
-	w := &warner{w: env.Stderr, quiet: g.Quiet, red: red}
+	w := &warner{w: env.Stderr, quiet: g.Quiet, verbose: g.Verbose, red: red}
 	paths := rawStrings(in.Paths)
 	if countOf(paths, "-") > 1 {
 		return n, nil, usageError(`"-" is named twice; standard input can be read only once`)
@@ -160,7 +160,7 @@ func (in *inputs) needs(g *Globals, env *Env, n pipeline.Needs, out *outFile) (p
 	if prog != nil {
 		n.Progress = prog
 	}
-	return n, func() { prog.finish(); w.release() }, nil
+	return n, func() { prog.finish(); w.end(); w.release() }, nil
 }
 
 // period reads --since and --until.
@@ -198,21 +198,61 @@ func defaultPaths(env *Env, w *warner) ([]string, error) {
 }
 
 // A warner prints problems with the input on stderr: warnings unless
-// quiet, and always that some input could not be read. It holds them back
-// while a progress bar is shown.
+// quiet, and always that some input could not be read. Of each kind of
+// message it prints the first warnCap, unless verbose, and counts the
+// rest (see end). It holds them back while a progress bar is shown.
 type warner struct {
-	w     io.Writer
-	quiet bool
-	red   *redact.Redactor // masks its own messages; nil with --no-redact
-	mu    sync.Mutex
-	held  *bytes.Buffer // what is kept back while a progress bar is shown
+	w       io.Writer
+	quiet   bool
+	verbose bool
+	red     *redact.Redactor // masks its own messages; nil with --no-redact
+	mu      sync.Mutex
+	held    *bytes.Buffer  // what is kept back while a progress bar is shown
+	shown   map[string]int // messages of each kind told so far
+	hidden  map[string]int // things of each kind told of in messages not shown
+	kinds   []string       // the kinds with messages not shown, in order
 }
+
+// warnCap is how many messages of one kind a run shows without --verbose.
+const warnCap = 5
 
 // tell prints a message of the pipeline, whose secrets it masked.
 func (w *warner) tell(m pipeline.Message) {
-	if m.Lost || !w.quiet {
-		w.print(m.Text)
+	if !m.Lost && w.quiet {
+		return
 	}
+	if m.Kind != "" && !w.verbose {
+		w.mu.Lock()
+		if w.shown == nil {
+			w.shown, w.hidden = map[string]int{}, map[string]int{}
+		}
+		w.shown[m.Kind]++
+		shown := w.shown[m.Kind] <= warnCap
+		if !shown {
+			if w.hidden[m.Kind] == 0 {
+				w.kinds = append(w.kinds, m.Kind)
+			}
+			w.hidden[m.Kind] += max(m.Count, 1)
+		}
+		w.mu.Unlock()
+		if !shown {
+			return
+		}
+	}
+	w.print(m.Text)
+}
+
+// end prints how many messages of each kind were not shown, and how to
+// see them.
+func (w *warner) end() {
+	if len(w.kinds) == 0 {
+		return
+	}
+	var counts []string
+	for _, k := range w.kinds {
+		counts = append(counts, fmt.Sprintf("%d more %s", w.hidden[k], k))
+	}
+	w.print("retrace: not shown: " + strings.Join(counts, ", ") + " (--verbose shows them)")
 }
 
 // warn prints a warning of the command's own unless quiet, masked.

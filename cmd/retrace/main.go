@@ -65,6 +65,7 @@ type CLI struct {
 type Globals struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 	Quiet   bool             `short:"q" help:"Print no warnings or progress on standard error."`
+	Verbose bool             `short:"v" help:"Print every warning; without it, the first 5 of each kind and a count of the rest."`
 	NoColor bool             `name:"no-color" help:"Never colour table output (colour is used only on a terminal, and never when NO_COLOR is set)."`
 	Profiles
 }

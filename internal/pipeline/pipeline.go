@@ -65,7 +65,23 @@ type Message struct {
 	// ErrPartial; a Message that is not Lost is a warning, which a quiet
 	// command need not show.
 	Lost bool
+	// Kind names what messages of its kind are about, as a plural a count
+	// precedes ("malformed records"), for a command that shows only the
+	// first few of each; empty for a message that sums others up.
+	Kind string
+	// Count says how many things of its Kind the message tells of, when
+	// more than one: "2000 more malformed records skipped".
+	Count int
 }
+
+// The kinds of Message.
+const (
+	KindUnread    = "inputs not read"
+	KindMalformed = "malformed records"
+	KindNote      = "notes on sessions"
+	KindUnknown   = "files of no known format"
+	KindBinary    = "binary files"
+)
 
 // A Progress is told how far reading has got, for a progress bar. Read
 // and FileDone may be called from several goroutines at once.
@@ -133,16 +149,18 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 		case r.err != nil && !src.explicit && sqliteCompanion(src.name):
 			return // read with its database, if that is opencode's
 		case errors.Is(r.err, parser.ErrDatabase) && !src.explicit:
-			unknown++ // an SQLite database, but not opencode's
+			unknown++
+			t.warn(KindUnknown, "%s: skipped: an SQLite database, but not opencode's", src.name)
 			return
 		case errors.Is(r.err, parser.ErrBinary) && !src.explicit:
-			t.warn("%s: skipped: binary file", src.name)
+			t.warn(KindBinary, "%s: skipped: binary file", src.name)
 			return
 		case errors.Is(r.err, parser.ErrEmpty) && !src.explicit:
 			empty++
 			return
 		case errors.Is(r.err, parser.ErrUnknownFormat) && !src.explicit:
 			unknown++
+			t.warn(KindUnknown, "%s: skipped: no known transcript format", src.name)
 			return
 		case errors.Is(r.err, parser.ErrDatabase):
 			t.fail("%s: an SQLite database, but not opencode's: not a transcript", src.name)
@@ -169,7 +187,7 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 			s := rep.Session
 			t.skipped(s.Path, s.Skipped, s.MoreSkipped)
 			for _, note := range s.Notes {
-				t.warn("%s: %s", s.Path, note)
+				t.warn(KindNote, "%s: %s", s.Path, note)
 			}
 			sessions++
 			use(rep)
@@ -177,19 +195,19 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 	})
 
 	if empty > 0 {
-		t.warn("retrace: skipped %s", count(empty, "empty file"))
+		t.warn("", "retrace: skipped %s", count(empty, "empty file"))
 	}
 	if unknown > 0 {
-		t.warn("retrace: skipped %s of no known transcript format", count(unknown, "file"))
+		t.warn("", "retrace: skipped %s of no known transcript format", count(unknown, "file"))
 	}
 	if byFileTime > 0 {
-		t.warn("retrace: kept %s without times, by when their files were last written (--since, --until)", count(byFileTime, "session"))
+		t.warn("", "retrace: kept %s without times, by when their files were last written (--since, --until)", count(byFileTime, "session"))
 	}
 	switch {
 	case sessions == 0 && !t.lost && n.Period.IsZero():
 		t.fail("retrace: no transcripts found in %s", strings.Join(n.Paths, ", "))
 	case sessions == 0 && !t.lost:
-		t.warn("retrace: no session was active in the period (--since, --until)")
+		t.warn("", "retrace: no session was active in the period (--since, --until)")
 	}
 	if t.lost {
 		return ErrPartial
@@ -488,20 +506,23 @@ type teller struct {
 	lost bool
 }
 
-// warn tells a warning.
-func (t *teller) warn(format string, args ...any) {
-	t.say(false, format, args...)
+// warn tells a warning of the kind given ("" for one that sums others
+// up).
+func (t *teller) warn(kind, format string, args ...any) {
+	t.say(Message{Text: fmt.Sprintf(format, args...), Kind: kind})
 }
 
 // fail tells that some input could not be read.
 func (t *teller) fail(format string, args ...any) {
 	t.lost = true
-	t.say(true, format, args...)
+	t.say(Message{Text: fmt.Sprintf(format, args...), Lost: true, Kind: KindUnread})
 }
 
-func (t *teller) say(lost bool, format string, args ...any) {
+// say tells m, its secrets masked.
+func (t *teller) say(m Message) {
 	if t.tell != nil {
-		t.tell(Message{Text: t.red.String(fmt.Sprintf(format, args...)), Lost: lost})
+		m.Text = t.red.String(m.Text)
+		t.tell(m)
 	}
 }
 
@@ -514,9 +535,9 @@ func (t *teller) skipped(name string, skipped []*parser.SyntaxError, more int) {
 			more += len(skipped) - parser.MaxSkipped
 			break
 		}
-		t.warn("%v", e)
+		t.warn(KindMalformed, "%v", e)
 	}
 	if more > 0 {
-		t.warn("%s: %d more malformed records skipped", name, more)
+		t.say(Message{Text: fmt.Sprintf("%s: %d more malformed records skipped", name, more), Kind: KindMalformed, Count: more})
 	}
 }

@@ -141,7 +141,8 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("sessions (-want +got):\n%s", diff)
 	}
 	wantMsgs := []Message{
-		{Text: missing + ": no such file or directory", Lost: true},
+		{Text: missing + ": no such file or directory", Lost: true, Kind: KindUnread},
+		{Text: filepath.Join(dir, "c", "notes.txt") + ": skipped: no known transcript format", Kind: KindUnknown},
 		{Text: "retrace: skipped 1 empty file"},
 		{Text: "retrace: skipped 1 file of no known transcript format"},
 	}
@@ -160,8 +161,8 @@ func TestDiscoverNamed(t *testing.T) {
 		t.Errorf("Each = %v, want ErrPartial", err)
 	}
 	want := []Message{
-		{Text: filepath.Join(dir, "empty.jsonl") + ": empty file", Lost: true},
-		{Text: filepath.Join(dir, "notes.txt") + `: not a transcript format retrace knows (see "retrace formats"; --input-format names one)`, Lost: true},
+		{Text: filepath.Join(dir, "empty.jsonl") + ": empty file", Lost: true, Kind: KindUnread},
+		{Text: filepath.Join(dir, "notes.txt") + `: not a transcript format retrace knows (see "retrace formats"; --input-format names one)`, Lost: true, Kind: KindUnread},
 	}
 	if diff := cmp.Diff(want, msgs); diff != "" {
 		t.Errorf("messages (-want +got):\n%s", diff)
