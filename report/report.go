@@ -30,6 +30,9 @@ func Formats() []string { return []string{Table, JSON, JSONL} }
 type Options struct {
 	Format string // one of Formats; "" means Table
 	Color  bool   // colour table output with ANSI escapes
+	// Width is the display width tables are made to fit, by cutting and
+	// leaving out columns; 0 for no limit.
+	Width int
 }
 
 // Version is the version of the JSON output contract.

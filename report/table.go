@@ -45,9 +45,18 @@ func newTable(header ...string) *table { return &table{header: header} }
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) render(w io.Writer) error {
+// render writes the table, made to fit o.Width.
+func (t *table) render(w io.Writer, o Options) error {
 	if len(t.rows) == 0 {
 		return nil
+	}
+	t.fit(o.Width)
+	align := make([]tw.Align, len(t.header))
+	for i, h := range t.header {
+		align[i] = tw.AlignLeft
+		if columns[h].right {
+			align[i] = tw.AlignRight
+		}
 	}
 	pad := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
 	var buf bytes.Buffer
@@ -63,12 +72,12 @@ func (t *table) render(w io.Writer) error {
 		tablewriter.WithConfig(tablewriter.Config{
 			Header: tw.CellConfig{
 				Padding:    pad,
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align},
 				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
 			},
 			Row: tw.CellConfig{
 				Padding:    pad,
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align},
 				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
 			},
 		}),
@@ -131,10 +140,10 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 		t.add(fmt.Sprintf("total (%d sessions)", tot.Sessions), "", strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
 			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
 	}
-	if err := t.render(w); err != nil {
+	if err := t.render(w, o); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "\n%s\n", costSentence(tot)); err != nil {
+	if _, err := fmt.Fprintf(w, "\n%s\n", wrap(costSentence(tot), o.Width)); err != nil {
 		return err
 	}
 
@@ -148,7 +157,7 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 				c.add(string(cat), strconv.Itoa(n))
 			}
 		}
-		if err := c.render(w); err != nil {
+		if err := c.render(w, o); err != nil {
 			return err
 		}
 	}
@@ -218,7 +227,7 @@ func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
 		}
 		t.add(row...)
 	}
-	return t.render(w)
+	return t.render(w, o)
 }
 
 // details tells what a failure's diagnosis found beyond its message: the
@@ -300,7 +309,7 @@ func pairsTable(w io.Writer, o Options, chains []*analyzer.Chain) error {
 		}
 		t.add(row...)
 	}
-	return t.render(w)
+	return t.render(w, o)
 }
 
 // change says in a few words what the fix changed.
@@ -384,7 +393,7 @@ func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {
 		}
 		t.add(row...)
 	}
-	return t.render(w)
+	return t.render(w, o)
 }
 
 // timelineTable writes one line per series of runs: a metric of a target
@@ -404,7 +413,7 @@ func timelineTable(w io.Writer, o Options, timelines []*analyzer.Timeline) error
 		t.add(clean(r.target, 30), clean(r.label, 30), clean(r.unit, maxUnit), clean(r.context, 44),
 			strconv.Itoa(len(r.points)), c.first, c.best, c.last, change, c.trend, c.baseline)
 	}
-	return t.render(w)
+	return t.render(w, o)
 }
 
 func lessonsTable(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
@@ -421,13 +430,13 @@ func lessonsTable(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
 		t.add(clean(l.Target, 30), paint(o, red, clean(l.Wrong, 30)), paint(o, green, clean(right, 30)),
 			strconv.Itoa(l.Count), clean(strings.Join(where, ", "), 80))
 	}
-	return t.render(w)
+	return t.render(w, o)
 }
 
-func formatsTable(w io.Writer, _ Options, entries []formatEntry) error {
+func formatsTable(w io.Writer, o Options, entries []formatEntry) error {
 	t := newTable("NAME", "WHAT IT IS", "WRITTEN BY", "RECOGNIZED BY")
 	for _, e := range entries {
 		t.add(e.Name, e.Doc, e.Producer, e.Sniff)
 	}
-	return t.render(w)
+	return t.render(w, o)
 }

@@ -20,7 +20,7 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	needs := pipeline.Needs{Numbers: true, Records: true}
 	if c.Format == report.JSONL {
 		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
-			return report.Bench(w, report.Options{Format: c.Format}, c.numbers(nil, sr))
+			return report.Bench(w, g.options(env, c.Format), c.numbers(nil, sr))
 		}, nil)
 	}
 	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {

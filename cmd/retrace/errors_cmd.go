@@ -20,7 +20,7 @@ func (c *errorsCmd) Run(g *Globals, env *Env) error {
 	var needs pipeline.Needs // no numbers
 	if c.Format == report.JSONL {
 		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
-			return report.Errors(w, report.Options{Format: c.Format}, c.failures(nil, sr))
+			return report.Errors(w, g.options(env, c.Format), c.failures(nil, sr))
 		}, nil)
 	}
 	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {

@@ -14,7 +14,7 @@ type formatsCmd struct {
 // Run prints the transcript formats.
 func (c *formatsCmd) Run(g *Globals, env *Env) error {
 	w := bufio.NewWriter(env.Stdout)
-	if err := report.TranscriptFormats(w, report.Options{Format: c.Format, Color: g.color(env)}, parser.Formats()); err != nil {
+	if err := report.TranscriptFormats(w, g.options(env, c.Format), parser.Formats()); err != nil {
 		return err
 	}
 	return w.Flush()

@@ -36,6 +36,6 @@ func (c *lessonsCmd) Run(g *Globals, env *Env) error {
 				lessons = append(lessons, l)
 			}
 		}
-		return report.Lessons(w, report.Options{Format: c.Format, Color: g.color(env)}, lessons)
+		return report.Lessons(w, g.options(env, c.Format), lessons)
 	})
 }

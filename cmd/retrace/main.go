@@ -27,10 +27,12 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
+	"golang.org/x/term"
 
 	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/pipeline"
@@ -67,6 +69,7 @@ type Globals struct {
 	Quiet   bool             `short:"q" help:"Print no warnings or progress on standard error."`
 	Verbose bool             `short:"v" help:"Print every warning; without it, the first 5 of each kind and a count of the rest."`
 	NoColor bool             `name:"no-color" help:"Never colour table output (colour is used only on a terminal, and never when NO_COLOR is set)."`
+	Wide    bool             `help:"Print tables at full width; without it, a table on a terminal (or as wide as COLUMNS says) is made to fit, long cells cut and the least needed columns left out."`
 	Profiles
 }
 
@@ -80,7 +83,9 @@ type Env struct {
 	// Terminal reports whether standard output is a terminal;
 	// ErrTerminal, standard error.
 	Terminal, ErrTerminal bool
-	Getenv                func(string) string
+	// Columns is the width of the terminal standard output is, or 0.
+	Columns int
+	Getenv  func(string) string
 	// Now tells the time, for --since 7d; nil means time.Now.
 	Now func() time.Time
 }
@@ -142,6 +147,7 @@ func main() {
 		Stdout:      os.Stdout,
 		Stderr:      os.Stderr,
 		Terminal:    isTerminal(os.Stdout),
+		Columns:     columns(os.Stdout),
 		ErrTerminal: isTerminal(os.Stderr),
 		Getenv:      os.Getenv,
 	}
@@ -237,6 +243,15 @@ func isPiped(f *os.File) bool {
 	return err == nil && (fi.Mode()&os.ModeNamedPipe != 0 || fi.Mode().IsRegular() && fi.Size() > 0)
 }
 
+// columns returns the width of the terminal f is, or 0.
+func columns(f *os.File) int {
+	w, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
@@ -248,6 +263,24 @@ func (env *Env) now() time.Time {
 		return time.Now()
 	}
 	return env.Now()
+}
+
+// options returns the report options of a command writing format to
+// standard output: colour and width as the flags and the terminal say.
+func (g *Globals) options(env *Env, format string) report.Options {
+	return report.Options{Format: format, Color: g.color(env), Width: g.width(env)}
+}
+
+// width returns the width tables are made to fit: none with --wide, else
+// $COLUMNS when it is set, else the terminal's; none when piped.
+func (g *Globals) width(env *Env) int {
+	if g.Wide {
+		return 0
+	}
+	if n, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return env.Columns
 }
 
 // color reports whether table output may use colour: only on a terminal,

@@ -21,6 +21,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/alecthomas/kong"
+	"github.com/clipperhouse/displaywidth"
 	"github.com/klauspost/compress/zstd"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -66,6 +67,21 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// fits N checks that no line of the last command's standard
+			// output is wider than N display columns.
+			"fits": func(ts *testscript.TestScript, neg bool, args []string) {
+				n, err := strconv.Atoi(args[0])
+				if len(args) != 1 || err != nil {
+					ts.Fatalf("usage: fits N")
+				}
+				widest := 0
+				for line := range strings.Lines(ts.ReadFile("stdout")) {
+					widest = max(widest, displaywidth.String(strings.TrimSuffix(line, "\n")))
+				}
+				if (widest > n) != neg {
+					ts.Fatalf("widest line: %d columns; want at most %d (negated: %v)", widest, n, neg)
+				}
+			},
 			// zstd IN OUT compresses a file, for machines without the tool.
 			"zstd": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {

@@ -27,7 +27,7 @@ func (in *inputs) render(g *Globals, env *Env, n pipeline.Needs, format string, 
 		return loadErr
 	}
 	w := &output{Writer: bufio.NewWriter(env.Stdout), report: rep}
-	if err := write(w, report.Options{Format: format, Color: g.color(env)}); err != nil {
+	if err := write(w, g.options(env, format)); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {

@@ -19,7 +19,7 @@ func (c *pairsCmd) Run(g *Globals, env *Env) error {
 	needs := pipeline.Needs{Numbers: true}
 	if c.Format == report.JSONL {
 		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
-			return report.Pairs(w, report.Options{Format: c.Format}, c.chains(nil, sr))
+			return report.Pairs(w, g.options(env, c.Format), c.chains(nil, sr))
 		}, nil)
 	}
 	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {

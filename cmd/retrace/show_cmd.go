@@ -49,7 +49,7 @@ func (c *showCmd) Run(g *Globals, env *Env) error {
 		return errPartial
 	}
 	w := bufio.NewWriter(env.Stdout)
-	if err := report.Show(w, report.Options{Format: c.Format, Color: g.color(env)}, chains); err != nil {
+	if err := report.Show(w, g.options(env, c.Format), chains); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {

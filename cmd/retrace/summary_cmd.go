@@ -29,6 +29,6 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 		sum.Add(sr)
 		return nil
 	}, func(w io.Writer, _ *redact.Redactor) error {
-		return report.SummaryCounts(w, report.Options{Format: c.Format}, sum)
+		return report.SummaryCounts(w, g.options(env, c.Format), sum)
 	})
 }

@@ -1,0 +1,224 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/clipperhouse/displaywidth"
+)
+
+// A column says how a table column gives way when the table is wider than
+// the terminal. Columns are known by their header, the same in every
+// table.
+type column struct {
+	// min is the narrowest the column's cells are cut to; 0 for a column
+	// never cut (numbers, short words).
+	min int
+	// drop ranks the columns left out when cutting is not enough: the
+	// highest first; 0 for a column always kept.
+	drop  int
+	path  bool // cut in the middle, keeping the file name
+	right bool // numbers, aligned right
+}
+
+// columns are the columns of every table by header.
+var columns = map[string]column{
+	"SESSION":       {min: 16, path: true},
+	"FORMAT":        {drop: 3},
+	"CALLS":         {right: true},
+	"FAILED":        {right: true},
+	"FIXED":         {right: true},
+	"UNRESOLVED":    {right: true},
+	"REJECTED":      {right: true, drop: 2},
+	"LOST":          {right: true},
+	"MSG":           {},
+	"CALL":          {min: 12, drop: 3},
+	"TARGET":        {min: 20, path: true},
+	"MESSAGE":       {min: 20},
+	"DETAILS":       {min: 16, drop: 4},
+	"FIXED BY":      {min: 8},
+	"FAILED WITH":   {min: 18, drop: 1},
+	"FIX":           {min: 8},
+	"CHANGE":        {min: 24},
+	"IN USAGE":      {drop: 3},
+	"COST":          {drop: 1},
+	"RESULT":        {min: 14, drop: 2},
+	"LABEL":         {min: 10},
+	"VALUE":         {right: true},
+	"CONTEXT":       {min: 10, drop: 1},
+	"METRIC":        {min: 10},
+	"RUNS":          {right: true},
+	"FIRST":         {right: true, drop: 2},
+	"BEST":          {right: true},
+	"LAST":          {right: true},
+	"TREND":         {drop: 3},
+	"BASELINE":      {min: 10, drop: 4},
+	"COUNT":         {right: true},
+	"WRONG":         {min: 10},
+	"RIGHT":         {min: 10},
+	"WHERE":         {min: 16, path: true, drop: 1},
+	"WHAT IT IS":    {min: 16},
+	"WRITTEN BY":    {min: 12, drop: 1},
+	"RECOGNIZED BY": {min: 16, drop: 2},
+}
+
+// gap is the space between two columns.
+const gap = 2
+
+// width returns the display width of s: escape sequences take none.
+func width(s string) int {
+	return displaywidth.Options{ControlSequences: true}.String(s)
+}
+
+// fit makes the table no wider than limit display columns, when limit >
+// 0: it cuts the cells of the columns that may be cut, down to their least
+// width, and then leaves out the columns that may be dropped, the least
+// needed first, until the table fits. What still does not fit is cut
+// further, down to the width of the headers.
+func (t *table) fit(limit int) {
+	if limit <= 0 || len(t.rows) == 0 {
+		return
+	}
+	for {
+		widths := t.widths()
+		if t.shrink(widths, limit, func(h string) int { return columns[h].min }) || !t.dropOne() {
+			if t.overflows(widths, limit) {
+				t.shrink(widths, limit, width)
+			}
+			t.cut(widths)
+			return
+		}
+	}
+}
+
+// widths returns the display width of each column: its widest cell or
+// header.
+func (t *table) widths() []int {
+	w := make([]int, len(t.header))
+	for i, h := range t.header {
+		w[i] = width(h)
+	}
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i < len(w) {
+				w[i] = max(w[i], width(c))
+			}
+		}
+	}
+	return w
+}
+
+// overflows reports whether columns of the widths given, with the gaps
+// between them, are wider than limit.
+func (t *table) overflows(widths []int, limit int) bool {
+	total := gap * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	return total > limit
+}
+
+// shrink narrows the columns that may be cut (those with a least width),
+// one character at a time, the one with the most to spare first, until
+// the table fits limit or each is at its floor. It reports whether the
+// table fits.
+func (t *table) shrink(widths []int, limit int, floor func(header string) int) bool {
+	total := gap * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	for total > limit {
+		best, spare := -1, 0
+		for i, h := range t.header {
+			if columns[h].min == 0 {
+				continue
+			}
+			if s := widths[i] - max(floor(h), width(h), 1); s > spare {
+				best, spare = i, s
+			}
+		}
+		if best < 0 {
+			return false
+		}
+		widths[best]--
+		total--
+	}
+	return true
+}
+
+// dropOne leaves out the column least needed, and reports whether there
+// was one to leave out.
+func (t *table) dropOne() bool {
+	at, rank := -1, 0
+	for i, h := range t.header {
+		if d := columns[h].drop; d > rank {
+			at, rank = i, d
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	t.header = append(t.header[:at:at], t.header[at+1:]...)
+	for j, r := range t.rows {
+		if at < len(r) {
+			t.rows[j] = append(r[:at:at], r[at+1:]...)
+		}
+	}
+	return true
+}
+
+// cut cuts each cell to the width of its column.
+func (t *table) cut(widths []int) {
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(widths) || width(c) <= widths[i] || strings.Contains(c, "\x1b") {
+				continue
+			}
+			if columns[t.header[i]].path {
+				r[i] = cutPath(c, widths[i])
+			} else {
+				r[i] = displaywidth.TruncateString(c, widths[i], "…")
+			}
+		}
+	}
+}
+
+// cutPath cuts a path to n display columns in its middle, keeping its
+// file name, and as much of its start as fits: "/home/…/proj/main.go".
+// A file name too long by itself is cut at its end.
+func cutPath(p string, n int) string {
+	if width(p) <= n {
+		return p
+	}
+	i := strings.LastIndexAny(p, `/\`)
+	base := p[i+1:]
+	if i < 0 || width(base)+2 > n {
+		return displaywidth.TruncateString(p, n, "…")
+	}
+	head := displaywidth.TruncateString(p[:i], n-width(base)-2, "")
+	return head + "…" + p[i:]
+}
+
+// wrap breaks prose into lines of at most limit display columns, between
+// words; limit 0 leaves it on one line.
+func wrap(s string, limit int) string {
+	if limit <= 0 || width(s) <= limit {
+		return s
+	}
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(s) {
+		w := width(word)
+		switch {
+		case i == 0:
+		case line+1+w > limit:
+			b.WriteByte('\n')
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += w
+	}
+	return b.String()
+}
