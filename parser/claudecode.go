@@ -253,12 +253,7 @@ type claudeRecord struct {
 func (d *claudeDecoder) record(line []byte, n int) {
 	var rec claudeRecord
 	root, ok := d.doc.Record(bytesString(line), claudeNames, &rec.top, &rec.msg)
-	if !ok {
-		d.s.skipInvalid(n, line)
-		return
-	}
-	if root.Kind() != rawjson.Object {
-		d.s.skip(n, "record is not a JSON object")
+	if !d.s.objectRecord(n, line, root, ok) {
 		return
 	}
 	top := &rec.top
@@ -300,14 +295,7 @@ func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 		}
 		d.badTime++
 	}
-	if !t.IsZero() {
-		if d.s.Start.IsZero() {
-			d.s.Start = t
-		}
-		if t.After(d.s.End) {
-			d.s.End = t
-		}
-	}
+	d.s.dated(t)
 }
 
 func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {

@@ -214,24 +214,12 @@ type codexRecord struct {
 func (d *codexDecoder) record(line []byte, n int) {
 	var rec codexRecord
 	root, ok := d.doc.Record(bytesString(line), codexRecordNames, &rec.top, &rec.payload, &rec.item)
-	if !ok {
-		d.s.skipInvalid(n, line)
-		return
-	}
-	if root.Kind() != rawjson.Object {
-		d.s.skip(n, "record is not a JSON object")
+	if !d.s.objectRecord(n, line, root, ok) {
 		return
 	}
 	top := &rec.top
 	when := parseTime(top.Get(cxTimestamp).Text())
-	if !when.IsZero() {
-		if d.s.Start.IsZero() {
-			d.s.Start = when
-		}
-		if when.After(d.s.End) {
-			d.s.End = when
-		}
-	}
+	d.s.dated(when)
 	typ := top.Get(cxType).Text()
 	switch {
 	case top.Get(cxPayload).Exists():
