@@ -40,12 +40,7 @@ var claudeTypes = map[string]bool{
 // writes.
 func matchClaude(head []byte) bool {
 	malformed := false
-	for line := range bytes.Lines(head) {
-		complete := bytes.HasSuffix(line, []byte("\n"))
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	for line, complete := range headObjects(head) {
 		r, ok := rawjson.Parse(bytesString(line))
 		if !ok {
 			// Cut off by the end of head, or malformed: look for keys

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"io"
 	"path"
 	"regexp"
@@ -73,12 +72,7 @@ var codexLegacyCutRE = regexp.MustCompile(`^\{"id":"[^"]*","timestamp":"[^"]*","
 // and so is a malformed record that ends within head, which the decoder
 // reports.
 func matchCodex(head []byte) bool {
-	for line := range bytes.Lines(head) {
-		complete := bytes.HasSuffix(line, []byte("\n"))
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	for line, complete := range headObjects(head) {
 		r, ok := rawjson.Parse(bytesString(line))
 		if !ok {
 			if codexCutRE.Match(line) || codexLegacyCutRE.Match(line) {
