@@ -133,17 +133,10 @@ var vllmLatencyRE = prefilter.MustCompileLine(`^(Avg latency|\d+(?:\.\d+)?% perc
 // readVLLMLatency reads vllm bench latency: "Avg latency" and "<p>%
 // percentile latency" in s.
 func readVLLMLatency(t *output) []*Result {
-	var found []*Result
-	for n, l := range t.lines {
-		if !strings.HasSuffix(strings.TrimSpace(l), " seconds") || t.claimed[n] {
-			continue
-		}
-		if m := vllmLatencyRE.FindStringSubmatch(l); m != nil {
-			found = appendResult(found, newResult(m[1], m[2], unit("s"), m[2]+" seconds", n, nil))
-			t.claim(n, n+1)
-		}
-	}
-	return found
+	has := func(l string) bool { return strings.HasSuffix(strings.TrimSpace(l), " seconds") }
+	return t.eachLine(has, vllmLatencyRE, func(m []string, n int) *Result {
+		return newResult(m[1], m[2], unit("s"), m[2]+" seconds", n, nil)
+	})
 }
 
 var (

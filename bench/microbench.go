@@ -244,17 +244,10 @@ var bencherRE = prefilter.MustCompileLine(`^test (\S+) \.\.\. bench:\s+([\d,]+(?
 // readBencher reads the bencher format of libtest and criterion:
 // "<id> ns/iter" in us; the "(+/- 41)" spread is not a number.
 func readBencher(t *output) []*Result {
-	var found []*Result
-	for n, l := range t.lines {
-		if !strings.HasPrefix(l, "test ") || t.claimed[n] {
-			continue
-		}
-		if m := bencherRE.FindStringSubmatch(l); m != nil {
-			found = appendResult(found, newResult(m[1]+" ns/iter", m[2], unit("ns"), m[2]+" ns/iter", n, nil))
-			t.claim(n, n+1)
-		}
-	}
-	return found
+	has := func(l string) bool { return strings.HasPrefix(l, "test ") }
+	return t.eachLine(has, bencherRE, func(m []string, n int) *Result {
+		return newResult(m[1]+" ns/iter", m[2], unit("ns"), m[2]+" ns/iter", n, nil)
+	})
 }
 
 // --- benchmark.js -------------------------------------------------------
@@ -265,15 +258,8 @@ var benchmarkJSRE = prefilter.MustCompileLine(`^(\S.*?) x ([\d,]+(?:\.\d+)?) ops
 // runs sampled)" gives "<name>" in ops/s; the spread and the runs are not
 // numbers.
 func readBenchmarkJS(t *output) []*Result {
-	var found []*Result
-	for n, l := range t.lines {
-		if !strings.Contains(l, " ops/sec ±") || t.claimed[n] {
-			continue
-		}
-		if m := benchmarkJSRE.FindStringSubmatch(l); m != nil {
-			found = appendResult(found, newResult(m[1], m[2], unit("ops/s"), m[2]+" ops/sec", n, nil))
-			t.claim(n, n+1)
-		}
-	}
-	return found
+	has := func(l string) bool { return strings.Contains(l, " ops/sec ±") }
+	return t.eachLine(has, benchmarkJSRE, func(m []string, n int) *Result {
+		return newResult(m[1], m[2], unit("ops/s"), m[2]+" ops/sec", n, nil)
+	})
 }

@@ -102,15 +102,8 @@ func readTime(t *output) []*Result {
 // readTimeit reads python -m timeit: "best of 5" in its unit; the loop
 // count is not a result.
 func readTimeit(t *output) []*Result {
-	var found []*Result
-	for n, l := range t.lines {
-		if !strings.Contains(l, " per loop") || t.claimed[n] {
-			continue
-		}
-		if m := timeitRE.FindStringSubmatch(l); m != nil {
-			found = appendResult(found, newResult(m[1], m[2], unit(m[3]), m[2]+" "+m[3], n, nil))
-			t.claim(n, n+1)
-		}
-	}
-	return found
+	has := func(l string) bool { return strings.Contains(l, " per loop") }
+	return t.eachLine(has, timeitRE, func(m []string, n int) *Result {
+		return newResult(m[1], m[2], unit(m[3]), m[2]+" "+m[3], n, nil)
+	})
 }

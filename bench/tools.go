@@ -53,6 +53,24 @@ func (t *output) find(re *prefilter.Regexp) int {
 	return -1
 }
 
+// eachLine reads the results of a tool that prints one a line: each
+// unclaimed line that passes the cheap test has and that re matches gives
+// the result read makes of re's submatches and the line's index, and is
+// claimed.
+func (t *output) eachLine(has func(l string) bool, re *prefilter.Regexp, read func(m []string, n int) *Result) []*Result {
+	var found []*Result
+	for n, l := range t.lines {
+		if !has(l) || t.claimed[n] {
+			continue
+		}
+		if m := re.FindStringSubmatch(l); m != nil {
+			found = appendResult(found, read(m, n))
+			t.claim(n, n+1)
+		}
+	}
+	return found
+}
+
 // unit returns the definition of a unit the tool is known to print; the
 // zero unitDef (which gives no number) when it is not one.
 func unit(name string) unitDef {

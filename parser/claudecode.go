@@ -40,12 +40,7 @@ var claudeTypes = map[string]bool{
 // writes.
 func matchClaude(head []byte) bool {
 	malformed := false
-	for line := range bytes.Lines(head) {
-		complete := bytes.HasSuffix(line, []byte("\n"))
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	for line, complete := range headObjects(head) {
 		r, ok := rawjson.Parse(bytesString(line))
 		if !ok {
 			// Cut off by the end of head, or malformed: look for keys
@@ -253,12 +248,7 @@ type claudeRecord struct {
 func (d *claudeDecoder) record(line []byte, n int) {
 	var rec claudeRecord
 	root, ok := d.doc.Record(bytesString(line), claudeNames, &rec.top, &rec.msg)
-	if !ok {
-		d.s.skipInvalid(n, line)
-		return
-	}
-	if root.Kind() != rawjson.Object {
-		d.s.skip(n, "record is not a JSON object")
+	if !d.s.objectRecord(n, line, root, ok) {
 		return
 	}
 	top := &rec.top
@@ -300,14 +290,7 @@ func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 		}
 		d.badTime++
 	}
-	if !t.IsZero() {
-		if d.s.Start.IsZero() {
-			d.s.Start = t
-		}
-		if t.After(d.s.End) {
-			d.s.End = t
-		}
-	}
+	d.s.dated(t)
 }
 
 func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {

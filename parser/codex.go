@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"io"
 	"path"
 	"regexp"
@@ -73,12 +72,7 @@ var codexLegacyCutRE = regexp.MustCompile(`^\{"id":"[^"]*","timestamp":"[^"]*","
 // and so is a malformed record that ends within head, which the decoder
 // reports.
 func matchCodex(head []byte) bool {
-	for line := range bytes.Lines(head) {
-		complete := bytes.HasSuffix(line, []byte("\n"))
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	for line, complete := range headObjects(head) {
 		r, ok := rawjson.Parse(bytesString(line))
 		if !ok {
 			if codexCutRE.Match(line) || codexLegacyCutRE.Match(line) {
@@ -214,24 +208,12 @@ type codexRecord struct {
 func (d *codexDecoder) record(line []byte, n int) {
 	var rec codexRecord
 	root, ok := d.doc.Record(bytesString(line), codexRecordNames, &rec.top, &rec.payload, &rec.item)
-	if !ok {
-		d.s.skipInvalid(n, line)
-		return
-	}
-	if root.Kind() != rawjson.Object {
-		d.s.skip(n, "record is not a JSON object")
+	if !d.s.objectRecord(n, line, root, ok) {
 		return
 	}
 	top := &rec.top
 	when := parseTime(top.Get(cxTimestamp).Text())
-	if !when.IsZero() {
-		if d.s.Start.IsZero() {
-			d.s.Start = when
-		}
-		if when.After(d.s.End) {
-			d.s.End = when
-		}
-	}
+	d.s.dated(when)
 	typ := top.Get(cxType).Text()
 	switch {
 	case top.Get(cxPayload).Exists():

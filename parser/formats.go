@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 )
 
 // A Format is one transcript format: how to recognize it and how to read it.
@@ -34,6 +35,25 @@ type Format struct {
 
 // HeadSize is the number of leading bytes formats are recognized from.
 const HeadSize = 64 << 10
+
+// headObjects yields the lines of head that start a JSON object, trimmed,
+// for the matchers of JSON Lines formats, each with whether it ends within
+// head (complete) rather than being cut off by its end. Other lines, such
+// as comments a tool put on top, are passed over.
+func headObjects(head []byte) iter.Seq2[[]byte, bool] {
+	return func(yield func(line []byte, complete bool) bool) {
+		for line := range bytes.Lines(head) {
+			complete := bytes.HasSuffix(line, []byte("\n"))
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 || line[0] != '{' {
+				continue
+			}
+			if !yield(line, complete) {
+				return
+			}
+		}
+	}
+}
 
 // formats is the registry. Order matters: the first format whose Match
 // accepts a head wins, so more specific formats come first.

@@ -222,14 +222,7 @@ func (m *geminiMeta) build(s *Session, msgs []*geminiMsg) {
 			setOnce(&s.Model, g.model)
 		}
 		// lastUpdated is not rewritten when its update is lost.
-		if !g.time.IsZero() {
-			if s.Start.IsZero() {
-				s.Start = g.time
-			}
-			if g.time.After(s.End) {
-				s.End = g.time
-			}
-		}
+		s.dated(g.time)
 		for _, c := range g.calls {
 			c.Msg = i
 			s.add(c)
@@ -669,12 +662,7 @@ func (d *geminiLog) record(line []byte, n int) {
 	// detached.
 	var f rawjson.Fields
 	rec, ok := rawjson.Record(string(line), geminiRecordNames, &f)
-	if !ok {
-		d.s.skipInvalid(n, line)
-		return
-	}
-	if rec.Kind() != rawjson.Object {
-		d.s.skip(n, "record is not a JSON object")
+	if !d.s.objectRecord(n, line, rec, ok) {
 		return
 	}
 	r := &geminiReader{path: d.s.Path, lineAt: func(int) int { return n }}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"unsafe"
+
+	"github.com/retrace-dev/retrace/parser/internal/rawjson"
 )
 
 // MaxRecord is the size of the largest record a decoder reads: a JSONL
@@ -293,6 +295,21 @@ func (s *Session) skipInvalid(n int, line []byte) {
 		msg, _ := jsonError(line)
 		return msg
 	})
+}
+
+// objectRecord reports whether line n, line, read as root, is a record a
+// decoder reads: valid JSON (ok, as rawjson.Doc.Record says) and an
+// object. A line that is not is recorded as skipped.
+func (s *Session) objectRecord(n int, line []byte, root rawjson.Value, ok bool) bool {
+	if !ok {
+		s.skipInvalid(n, line)
+		return false
+	}
+	if root.Kind() != rawjson.Object {
+		s.skip(n, "record is not a JSON object")
+		return false
+	}
+	return true
 }
 
 // listsSkipped reports whether the next record skipped is listed, rather

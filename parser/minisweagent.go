@@ -107,14 +107,7 @@ func decodeMiniSWEAgent(r io.Reader, name string) (*Session, error) {
 
 func (d *miniDecoder) message(m rawjson.Value, i int) {
 	when := epochSeconds(m.Path("extra", "timestamp"))
-	if !when.IsZero() {
-		if d.s.Start.IsZero() {
-			d.s.Start = when
-		}
-		if when.After(d.s.End) {
-			d.s.End = when
-		}
-	}
+	d.s.dated(when)
 	content := blockText(m.Get("content"))
 	switch m.Get("role").Text() {
 	case "assistant":

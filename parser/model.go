@@ -28,6 +28,21 @@ type Session struct {
 	MoreSkipped int            `json:"more_skipped,omitzero"`
 }
 
+// dated widens the session's span of time to t: the first time seen is
+// its Start, the latest its End. A zero t, a record with no time, changes
+// nothing.
+func (s *Session) dated(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if s.Start.IsZero() {
+		s.Start = t
+	}
+	if t.After(s.End) {
+		s.End = t
+	}
+}
+
 // MaxSkipped is the number of skipped records a session lists.
 const MaxSkipped = 10
 

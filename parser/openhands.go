@@ -135,14 +135,7 @@ func (d *openhandsDecoder) event(e rawjson.Value, i int) {
 	var f rawjson.Fields
 	e.Pick(openhandsEventNames, &f)
 	when := isoTime(f.Get(ohTimestamp).Text())
-	if !when.IsZero() {
-		if d.s.Start.IsZero() {
-			d.s.Start = when
-		}
-		if when.After(d.s.End) {
-			d.s.End = when
-		}
-	}
+	d.s.dated(when)
 	if a := f.Get(ohAction); a.Kind() == rawjson.String {
 		d.action(&f, a.Text(), i, when)
 	} else if o := f.Get(ohObservation); o.Kind() == rawjson.String {

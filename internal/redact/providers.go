@@ -195,15 +195,8 @@ func webhookAt(s string, a, e int) (span, bool) {
 // "Basic " (any case), as sent in an Authorization header: the base64 of
 // user:password.
 func basicAt(s string, i int) (span, bool) {
-	if !hasPrefixFold(s[i:], "basic") || !before(s, i, cWord) {
-		return span{}, false
-	}
-	k := i + len("basic")
-	j := k
-	for j < len(s) && j-k < 8 && isSpace(s[j]) {
-		j++
-	}
-	if j == k {
+	j, ok := credentialsAt(s, i, "basic")
+	if !ok {
 		return span{}, false
 	}
 	e := run(s, j, cB64, 4096)

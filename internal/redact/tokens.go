@@ -254,6 +254,21 @@ func jwtAt(s string, i int) (span, bool) {
 	return span{st, e, kindJWT}, true
 }
 
+// credentialsAt returns where the credentials of an Authorization header
+// begin after its scheme (lower case, as "bearer"): the scheme at i of s
+// in any case and at the start of a word, then one to eight spaces.
+func credentialsAt(s string, i int, scheme string) (int, bool) {
+	if !hasPrefixFold(s[i:], scheme) || !before(s, i, cWord) {
+		return 0, false
+	}
+	k := i + len(scheme)
+	j := k
+	for j < len(s) && j-k < 8 && isSpace(s[j]) {
+		j++
+	}
+	return j, j > k
+}
+
 // bearerAt matches the token after "Bearer " (any case), as sent in an
 // Authorization header: an RFC 6750 b64token, [A-Za-z0-9._~+/-] and then
 // = padding. The token must look generated and hold a digit, so that prose
@@ -261,15 +276,8 @@ func jwtAt(s string, i int) (span, bool) {
 // placeholders ("Bearer $TOKEN", "Bearer <token>", "Bearer YOUR_TOKEN")
 // are left alone.
 func bearerAt(s string, i int) (span, bool) {
-	if !hasPrefixFold(s[i:], "bearer") || !before(s, i, cWord) {
-		return span{}, false
-	}
-	j := i + len("bearer")
-	k := j
-	for k < len(s) && k-j < 8 && isSpace(s[k]) {
-		k++
-	}
-	if k == j {
+	k, ok := credentialsAt(s, i, "bearer")
+	if !ok {
 		return span{}, false
 	}
 	e := run(s, k, cBearer&^cEq, 8192)

@@ -127,14 +127,14 @@ func (cw *codexWriter) step(st *Step) {
 // call returns the Codex tool and arguments for a step; for apply_patch, the
 // patch, which is the call's whole input.
 func (cw *codexWriter) call(st *Step) (name string, args obj, patch string) {
-	path := cw.rel(st.inputString("file_path"))
+	path := cw.s.rel(st.inputString("file_path"))
 	switch st.Tool {
 	case "bash":
 		return "shell_command", obj{{"command", st.inputString("command")}, {"workdir", cw.s.Cwd}}, ""
 	case "read":
 		return "shell_command", obj{{"command", "sed -n '1,200p' " + path}, {"workdir", cw.s.Cwd}}, ""
 	case "grep":
-		cmd := "rg -n '" + st.inputString("pattern") + "' " + cw.rel(st.inputString("path"))
+		cmd := "rg -n '" + st.inputString("pattern") + "' " + cw.s.rel(st.inputString("path"))
 		return "shell_command", obj{{"command", cmd}, {"workdir", cw.s.Cwd}}, ""
 	case "edit":
 		return "apply_patch", nil, "*** Begin Patch\n*** Update File: " + path + "\n@@\n" +
@@ -163,7 +163,7 @@ func (cw *codexWriter) call(st *Step) (name string, args obj, patch string) {
 
 // output returns the call's output as Codex gives it to the model.
 func (cw *codexWriter) output(st *Step) string {
-	path := cw.rel(st.inputString("file_path"))
+	path := cw.s.rel(st.inputString("file_path"))
 	switch st.Tool {
 	case "bash", "read", "grep":
 		exit, out := st.Exit, st.Output
@@ -192,18 +192,6 @@ func (cw *codexWriter) output(st *Step) string {
 		return "Plan updated"
 	}
 	return st.Output
-}
-
-// rel returns path relative to the session's directory when it is inside
-// it, as Codex writes paths in patches and commands.
-func (cw *codexWriter) rel(path string) string {
-	if r, ok := strings.CutPrefix(path, cw.s.Cwd+"/"); ok {
-		return r
-	}
-	if path == cw.s.Cwd {
-		return "."
-	}
-	return path
 }
 
 // prefixLines puts prefix in front of every line of s, ending each with a

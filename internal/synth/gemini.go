@@ -118,10 +118,10 @@ func (gw *geminiWriter) args(st *Step) (obj, string) {
 		return obj{{"command", cmd}, {"description", desc}},
 			fmt.Sprintf("%s [current working directory %s] (%s)", cmd, gw.s.Cwd, desc)
 	case "edit":
-		return obj{{"file_path", file}, {"old_string", st.input("old_string")}, {"new_string", st.input("new_string")}}, gw.rel(file)
+		return obj{{"file_path", file}, {"old_string", st.input("old_string")}, {"new_string", st.input("new_string")}}, gw.s.rel(file)
 	case "grep":
 		return obj{{"pattern", st.input("pattern")}, {"path", st.input("path")}},
-			fmt.Sprintf("'%s' within %s", st.inputString("pattern"), gw.rel(st.inputString("path")))
+			fmt.Sprintf("'%s' within %s", st.inputString("pattern"), gw.s.rel(st.inputString("path")))
 	case "todo":
 		todos := geminiTodos(st)
 		return obj{{"todos", todos}}, "Set " + strconv.Itoa(len(todos)) + " todo(s)"
@@ -130,7 +130,7 @@ func (gw *geminiWriter) args(st *Step) (obj, string) {
 	for _, kv := range st.Input {
 		in = append(in, kv)
 	}
-	return in, gw.rel(file)
+	return in, gw.s.rel(file)
 }
 
 // result returns the functionResponse's response, the call's status and
@@ -188,18 +188,6 @@ func (gw *geminiWriter) result(st *Step) (response obj, status string, display a
 		return obj{{"error", st.Output}}, "error", st.Output
 	}
 	return obj{{"output", st.Output}}, "success", st.Output
-}
-
-// rel returns p relative to the session's directory, as Gemini CLI shows
-// paths.
-func (gw *geminiWriter) rel(p string) string {
-	if r, ok := strings.CutPrefix(p, gw.s.Cwd+"/"); ok {
-		return r
-	}
-	if p == gw.s.Cwd {
-		return "."
-	}
-	return p
 }
 
 // geminiDiff returns the resultDisplay of a file change: a unified diff of

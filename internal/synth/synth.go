@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -32,6 +33,19 @@ func (s *Session) seed() string {
 		return s.Seed
 	}
 	return s.ID
+}
+
+// rel returns path relative to the session's directory when it is inside
+// it, as Codex CLI writes paths in patches and commands and Gemini CLI
+// shows them.
+func (s *Session) rel(path string) string {
+	if r, ok := strings.CutPrefix(path, s.Cwd+"/"); ok {
+		return r
+	}
+	if path == s.Cwd {
+		return "."
+	}
+	return path
 }
 
 // A Step is a user prompt, or an assistant turn that makes one tool call.
