@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrace-dev/retrace/diagnose"
@@ -19,15 +20,19 @@ type Summary struct {
 
 // A SessionSummary counts the calls and failures of one session.
 type SessionSummary struct {
-	Path       string `json:"path"`
-	Format     string `json:"format"`
-	ID         string `json:"id"`
-	Title      string `json:"title,omitzero"`
-	Calls      int    `json:"calls"`
-	Failures   int    `json:"failures"`   // failed calls, rejected ones not included
-	Fixed      int    `json:"fixed"`      // failures a later call fixed
-	Unresolved int    `json:"unresolved"` // failures nothing fixed
-	Rejected   int    `json:"rejected"`   // calls the user or a sandbox refused
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	ID     string `json:"id"`
+	Title  string `json:"title,omitzero"`
+	// Project is the folder the agent worked in (the last element of its
+	// working directory), when the transcript records it.
+	Project    string    `json:"project,omitzero"`
+	Start      time.Time `json:"start,omitzero"` // when the session began; zero when unknown
+	Calls      int       `json:"calls"`
+	Failures   int       `json:"failures"`   // failed calls, rejected ones not included
+	Fixed      int       `json:"fixed"`      // failures a later call fixed
+	Unresolved int       `json:"unresolved"` // failures nothing fixed
+	Rejected   int       `json:"rejected"`   // calls the user or a sandbox refused
 	// SecondsLost is the time the failure chains cover, from each first
 	// failure to its fix (or to the last retry when unresolved), a stretch
 	// of time counted once however many chains overlap on it.
@@ -96,6 +101,7 @@ func (sum *Summary) Add(sr *SessionReport) {
 		}
 	}
 	ss.Path, ss.Format, ss.ID, ss.Title, ss.Notes = s.Path, s.Format, s.ID, s.Title, s.Notes
+	ss.Project, ss.Start = projectOf(s.Cwd), s.Start
 	ss.Calls += len(s.Calls)
 	ss.SkippedLines += s.SkippedCount()
 	for _, f := range sr.Failures {
@@ -196,4 +202,11 @@ func covered(spans []span) (seconds float64, calls int) {
 		}
 	}
 	return seconds, calls
+}
+
+// projectOf returns the last element of a working directory, written with
+// slashes or backslashes: "/home/me/src/shop" and `C:\src\shop` are shop.
+func projectOf(cwd string) string {
+	cwd = strings.TrimRight(cwd, `/\`)
+	return cwd[strings.LastIndexAny(cwd, `/\`)+1:]
 }

@@ -24,6 +24,9 @@ type column struct {
 var columns = map[string]column{
 	"SESSION":       {min: 16, path: true},
 	"FORMAT":        {drop: 3},
+	"DATE":          {drop: 2},
+	"CHAINS":        {right: true},
+	"SESSIONS":      {right: true},
 	"CALLS":         {right: true},
 	"FAILED":        {right: true},
 	"FIXED":         {right: true},

@@ -33,6 +33,11 @@ type Options struct {
 	// Width is the display width tables are made to fit, by cutting and
 	// leaving out columns; 0 for no limit.
 	Width int
+	// Top is how many sessions, targets, chains and lessons the summary
+	// table lists, in the order Sort says (SortCost by default); 0 lists
+	// every one.
+	Top  int
+	Sort string
 }
 
 // Version is the version of the JSON output contract.

@@ -128,65 +128,6 @@ func sessionNames(paths []string) map[string]string {
 	return names
 }
 
-func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Report) error {
-	t := newTable("SESSION", "FORMAT", "CALLS", "FAILED", "FIXED", "UNRESOLVED", "REJECTED", "LOST")
-	for _, ss := range s.Sessions {
-		t.add(clean(ss.Path, 60), ss.Format, strconv.Itoa(ss.Calls), strconv.Itoa(ss.Failures),
-			paint(o, green, strconv.Itoa(ss.Fixed)), unresolved(o, ss.Unresolved),
-			strconv.Itoa(ss.Rejected), lost(ss.SecondsLost, ss.Untimed))
-	}
-	tot := s.Totals
-	if len(s.Sessions) > 1 {
-		t.add(fmt.Sprintf("total (%d sessions)", tot.Sessions), "", strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
-			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
-	}
-	if err := t.render(w, o); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(w, "\n%s\n", wrap(costSentence(tot), o.Width)); err != nil {
-		return err
-	}
-
-	if len(tot.ByCategory) > 0 {
-		if err := heading(w, o, "FAILURES BY CATEGORY"); err != nil {
-			return err
-		}
-		c := newTable("CATEGORY", "COUNT")
-		for _, cat := range diagnose.Categories {
-			if n := tot.ByCategory[cat]; n > 0 {
-				c.add(string(cat), strconv.Itoa(n))
-			}
-		}
-		if err := c.render(w, o); err != nil {
-			return err
-		}
-	}
-
-	var chains []*analyzer.Chain
-	for _, sr := range r.Sessions {
-		chains = append(chains, sr.Chains...)
-	}
-	if len(chains) > 0 {
-		if err := heading(w, o, "FAILURES AND THEIR FIXES"); err != nil {
-			return err
-		}
-		if err := pairsTable(w, o, chains); err != nil {
-			return err
-		}
-	}
-	if len(r.Lessons) > 0 {
-		if err := heading(w, o, "LESSONS"); err != nil {
-			return err
-		}
-		lessons := r.Lessons
-		if len(lessons) > 5 {
-			lessons = lessons[:5]
-		}
-		return lessonsTable(w, o, lessons)
-	}
-	return nil
-}
-
 // costSentence says in one line what the failures cost.
 func costSentence(t analyzer.Totals) string {
 	if t.Failures == 0 {

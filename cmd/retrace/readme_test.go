@@ -25,6 +25,12 @@ func TestREADME(t *testing.T) {
 	for _, block := range strings.Split(string(readme), "```sh\n")[1:] {
 		block, _, _ = strings.Cut(block, "```")
 		first, want, _ := strings.Cut(block, "\n")
+		// An example may set the terminal's width: $ COLUMNS=100 go run …
+		columns := ""
+		if rest, ok := strings.CutPrefix(first, "$ COLUMNS="); ok {
+			columns, first, _ = strings.Cut(rest, " ")
+			first = "$ " + first
+		}
 		args, ok := strings.CutPrefix(first, "$ go run ./cmd/retrace ")
 		if !ok {
 			continue
@@ -32,7 +38,13 @@ func TestREADME(t *testing.T) {
 		examples++
 		t.Run(args, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+			getenv := func(name string) string {
+				if name == "COLUMNS" {
+					return columns
+				}
+				return ""
+			}
+			env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: getenv}
 			if status := run(strings.Fields(args), env); status != 0 {
 				t.Fatalf("exit status %d; stderr:\n%s", status, stderr.String())
 			}
