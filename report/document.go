@@ -41,6 +41,7 @@ type sessionDoc struct {
 	Calls, Failures         int
 	Fixed, Unresolved       int
 	Lost                    string // "5m10s lost", "time lost unknown"
+	CallsLost               int
 	Notes                   []string
 	Chains                  []*chainDoc // fixed chains, in order
 	Open                    []*chainDoc // unresolved chains, in order
@@ -63,6 +64,7 @@ type chainDoc struct {
 	Result   string // the fix's headline number
 	Msg      int
 	Seconds  float64
+	Calls    int // the calls the chain cost
 }
 
 type failureDoc struct {
@@ -125,7 +127,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 	sd := &sessionDoc{
 		Path: clean(s.Path, 300), Format: s.Format, ID: clean(s.ID, 100), Title: clean(s.Title, 120),
 		Agent: clean(s.Agent, 40), Model: clean(s.Model, 80),
-		Calls: ss.Calls, Failures: ss.Failures, Fixed: ss.Fixed, Unresolved: ss.Unresolved,
+		Calls: ss.Calls, Failures: ss.Failures, Fixed: ss.Fixed, Unresolved: ss.Unresolved, CallsLost: ss.CallsLost,
 		Lost: duration(ss.SecondsLost) + " lost",
 	}
 	if ss.Untimed {
@@ -164,7 +166,7 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 	f := ch.Failure
 	cd := &chainDoc{
 		Target: clean(f.Target, 80), Category: string(f.Category), Message: clean(f.Message, 200), Msg: f.Msg,
-		Change: clean(change(ch), 300), Result: headline(ch.Benchmarks), Seconds: ch.Cost.Seconds,
+		Change: clean(change(ch), 300), Result: headline(ch.Benchmarks), Seconds: ch.Cost.Seconds, Calls: ch.Cost.Calls,
 	}
 	cd.Outcome = "never fixed"
 	if ch.Fix != nil {

@@ -42,7 +42,11 @@ func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
 		return writeHTML(w, d)
 	}
 	bw := bufio.NewWriter(w)
-	writeMarkdown(bw, d)
+	if o.Brief {
+		writeBriefMarkdown(bw, d)
+	} else {
+		writeMarkdown(bw, d)
+	}
 	return bw.Flush()
 }
 

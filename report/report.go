@@ -38,6 +38,9 @@ type Options struct {
 	// every one.
 	Top  int
 	Sort string
+	// Brief asks for a Markdown post-mortem short enough for a
+	// pull-request comment (at most MaxBrief characters).
+	Brief bool
 }
 
 // Version is the version of the JSON output contract.

@@ -142,11 +142,16 @@ func more(w io.Writer, n int, what, how string) error {
 	if n <= 0 {
 		return nil
 	}
+	_, err := fmt.Fprintf(w, "… and %s; %s.\n", nMore(n, what), how)
+	return err
+}
+
+// nMore counts what a list left out: "1 more session", "3 more sessions".
+func nMore(n int, what string) string {
 	if n != 1 {
 		what += "s"
 	}
-	_, err := fmt.Fprintf(w, "… and %d more %s; %s.\n", n, what, how)
-	return err
+	return fmt.Sprintf("%d more %s", n, what)
 }
 
 // targetsTable writes the targets with the most failure chains, up to

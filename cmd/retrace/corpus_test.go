@@ -9,6 +9,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/clipperhouse/displaywidth"
+
+	"github.com/retrace-dev/retrace/report"
 )
 
 // corpus is the folder of real public transcripts the team shares, outside
@@ -80,4 +85,38 @@ func dig(v any, path []string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// TestCorpusBrief checks that the brief report of the real transcripts fits
+// a pull-request comment, and that the tables fit a terminal 80 columns
+// wide.
+func TestCorpusBrief(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("no corpus at %s", corpus)
+	}
+	run1 := func(columns string, args ...string) string {
+		var stdout, stderr bytes.Buffer
+		getenv := func(name string) string {
+			if name == "COLUMNS" {
+				return columns
+			}
+			return ""
+		}
+		env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: getenv}
+		if status := run(append(args, "-q", corpus), env); status != 0 {
+			t.Fatalf("%s: status %d: %s", strings.Join(args, " "), status, stderr.String())
+		}
+		return stdout.String()
+	}
+	if n := utf8.RuneCountInString(run1("", "report", "--brief")); n > report.MaxBrief {
+		t.Errorf("report --brief: %d characters, more than %d", n, report.MaxBrief)
+	}
+	for _, cmd := range []string{"summary", "errors", "pairs", "bench", "lessons"} {
+		for line := range strings.Lines(run1("80", cmd)) {
+			if w := displaywidth.String(strings.TrimSuffix(line, "\n")); w > 80 {
+				t.Errorf("%s at 80 columns: a line of %d: %q", cmd, w, line)
+				break
+			}
+		}
+	}
 }

@@ -15,6 +15,7 @@ type reportCmd struct {
 	Format string `short:"f" enum:"auto,markdown,html" default:"auto" help:"Output format (${enum}): Markdown for a pull request or a wiki, or one self-contained HTML page; auto is HTML when -o names a .html file, else Markdown."`
 	Output string `short:"o" name:"output" placeholder:"FILE" help:"Write the report to FILE instead of standard output. FILE may not be an input, and an existing FILE is replaced only when it is an earlier report or empty."`
 	Force  bool   `help:"Let -o replace an existing FILE that is not an earlier report (never an input)."`
+	Brief  bool   `help:"In Markdown, only the totals, the mistakes made most and the sessions and failures that cost most: short enough for a pull-request comment; the HTML report has the rest."`
 }
 
 // Run writes the post-mortem of the transcripts.
@@ -32,7 +33,7 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 	}
 	render := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
-		if err := report.PostMortem(bw, report.Options{Format: c.Format}, rep); err != nil {
+		if err := report.PostMortem(bw, report.Options{Format: c.Format, Brief: c.Brief}, rep); err != nil {
 			return err
 		}
 		return bw.Flush()
