@@ -38,6 +38,9 @@ type Options struct {
 	// every one.
 	Top  int
 	Sort string
+	// By groups the summary table's sessions: ByProject, ByDay, ByWeek,
+	// ByAgent; "" lists each session.
+	By string
 	// Brief asks for a Markdown post-mortem short enough for a
 	// pull-request comment (at most MaxBrief characters).
 	Brief bool

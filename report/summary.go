@@ -36,21 +36,35 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 		top = math.MaxInt // every one, in input order
 	}
 	sessions := slices.Clone(s.Sessions)
+	if o.By != "" {
+		sessions = groups(sessions, o.By)
+	}
 	slices.SortStableFunc(sessions, func(a, b analyzer.SessionSummary) int {
-		if !ranked {
+		switch {
+		case o.By == ByDay || o.By == ByWeek:
+			// The latest first; sessions without times last.
+			return cmp.Compare(dated(b), dated(a))
+		case !ranked:
 			return 0
-		}
-		switch o.Sort {
-		case SortCount:
+		case o.Sort == SortCount:
 			return cmp.Compare(b.Failures, a.Failures)
-		case SortTime:
+		case o.Sort == SortTime:
 			return cmp.Compare(b.SecondsLost, a.SecondsLost)
 		}
 		return cmp.Or(cmp.Compare(b.CallsLost, a.CallsLost), cmp.Compare(b.Failures, a.Failures))
 	})
 	t := newTable("SESSION", "FORMAT", "DATE", "CALLS", "FAILED", "FIXED", "UNRESOLVED", "REJECTED", "LOST")
 	labels := sessionLabels(s.Sessions)
+	if o.By != "" {
+		t = newTable(strings.ToUpper(o.By), "SESSIONS", "CALLS", "FAILED", "FIXED", "UNRESOLVED", "REJECTED", "LOST")
+	}
 	for _, ss := range sessions[:min(top, len(sessions))] {
+		if o.By != "" {
+			t.add(clean(ss.Path, 80), ss.ID, strconv.Itoa(ss.Calls), strconv.Itoa(ss.Failures),
+				paint(o, green, strconv.Itoa(ss.Fixed)), unresolved(o, ss.Unresolved),
+				strconv.Itoa(ss.Rejected), lost(ss.SecondsLost, ss.Untimed))
+			continue
+		}
 		date := ""
 		if !ss.Start.IsZero() {
 			date = ss.Start.UTC().Format("2006-01-02")
@@ -60,14 +74,22 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 			strconv.Itoa(ss.Rejected), lost(ss.SecondsLost, ss.Untimed))
 	}
 	tot := s.Totals
-	if len(s.Sessions) > 1 {
+	switch {
+	case o.By != "":
+		t.add("total", strconv.Itoa(tot.Sessions), strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
+			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
+	case len(s.Sessions) > 1:
 		t.add(fmt.Sprintf("total (%d sessions)", tot.Sessions), "", "", strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
 			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
 	}
 	if err := t.render(w, o); err != nil {
 		return err
 	}
-	if err := more(w, len(sessions)-top, "session", "--top 0 shows every one"); err != nil {
+	what := "session"
+	if o.By != "" {
+		what = o.By
+	}
+	if err := more(w, len(sessions)-top, what, "--top 0 shows every one"); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(w, "\n%s\n", wrap(costSentence(tot), o.Width)); err != nil {
@@ -134,6 +156,70 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 		return more(w, len(r.Lessons)-n, "lesson", `"retrace lessons" lists every one`)
 	}
 	return nil
+}
+
+// The groups of the summary's sessions (Options.By).
+const (
+	ByProject = "project" // the folder the agent worked in
+	ByDay     = "day"     // the day the session began, in UTC
+	ByWeek    = "week"    // the ISO week the session began
+	ByAgent   = "agent"   // the transcript format: the agent that wrote it
+)
+
+// groups adds up sessions by the key by names. A group's row is a SessionSummary
+// whose Path is the group's name and whose ID counts its sessions.
+func groups(sessions []analyzer.SessionSummary, by string) []analyzer.SessionSummary {
+	var out []analyzer.SessionSummary
+	at := map[string]int{}
+	count := map[string]int{}
+	for _, ss := range sessions {
+		k := groupKey(ss, by)
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, analyzer.SessionSummary{Path: k, Untimed: true})
+		}
+		g := &out[i]
+		count[k]++
+		g.ID = strconv.Itoa(count[k])
+		g.Calls += ss.Calls
+		g.Failures += ss.Failures
+		g.Fixed += ss.Fixed
+		g.Unresolved += ss.Unresolved
+		g.Rejected += ss.Rejected
+		g.CallsLost += ss.CallsLost
+		g.SecondsLost += ss.SecondsLost
+		g.Untimed = g.Untimed && ss.Untimed
+	}
+	return out
+}
+
+// dated returns the date of a group by day or week, or "" for the group of
+// sessions without times, which sorts below every date.
+func dated(g analyzer.SessionSummary) string {
+	if strings.HasPrefix(g.Path, "(") {
+		return ""
+	}
+	return g.Path
+}
+
+// groupKey names the group of a session.
+func groupKey(ss analyzer.SessionSummary, by string) string {
+	switch by {
+	case ByProject:
+		return cmp.Or(ss.Project, "(no project recorded)")
+	case ByAgent:
+		return ss.Format
+	}
+	if ss.Start.IsZero() {
+		return "(no time recorded)"
+	}
+	if by == ByWeek {
+		y, w := ss.Start.UTC().ISOWeek()
+		return fmt.Sprintf("%d-W%02d", y, w)
+	}
+	return ss.Start.UTC().Format("2006-01-02")
 }
 
 // more writes the line that says how many rows of a list were left out,
