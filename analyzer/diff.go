@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
@@ -315,28 +317,8 @@ func similarity(x, y string) float64 {
 		}
 	}
 	words := float64(common) / float64(max(len(xw), len(yw)))
-	letters := 1 - float64(levenshtein(x, y))/float64(max(len(x), len(y)))
+	letters := 1 - float64(levenshtein.ComputeDistance(x, y))/float64(max(len(x), len(y)))
 	return max(words, letters)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // missingFrom returns the words of x that y lacks, each as often as x has

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/alecthomas/kong"
 	"github.com/posener/complete"
 	"github.com/willabides/kongplete"
@@ -107,7 +108,7 @@ func mistypedCommand(k *kong.Kong, args []string) error {
 	}
 	best, bestDist := "", 3
 	for _, n := range names {
-		if d := editDistance(word, n); d < bestDist || (d == bestDist && strings.HasPrefix(n, word)) {
+		if d := levenshtein.ComputeDistance(word, n); d < bestDist || (d == bestDist && strings.HasPrefix(n, word)) {
 			best, bestDist = n, d
 		}
 	}
@@ -115,26 +116,4 @@ func mistypedCommand(k *kong.Kong, args []string) error {
 		return usageError(fmt.Sprintf("unknown command %q; did you mean %q?", word, best))
 	}
 	return usageError(fmt.Sprintf("%q is neither a command nor a file or directory (the commands: %s)", word, strings.Join(names, ", ")))
-}
-
-// editDistance returns the Levenshtein distance between a and b, counted
-// in bytes: enough for command names.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
