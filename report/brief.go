@@ -22,17 +22,7 @@ const MaxBrief = 60_000
 // the rest. Every cell is cut, so its length does not grow with the input.
 func writeBriefMarkdown(w *bufio.Writer, d *document) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("%s\n# Post-mortem: %s\n\n", markdownMark, plural(d.Totals.Sessions, "session"))
-	p("%s, %s (%d fixed, %d never fixed), %d refused. %s\n\n",
-		plural(d.Totals.Calls, "call"), plural(d.Totals.Failures, "failure"),
-		d.Totals.Fixed, d.Totals.Unresolved, d.Totals.Rejected, mdEscape(d.Sentence))
-	if len(d.Categories) > 0 {
-		p("| category | failures |\n| --- | ---: |\n")
-		for _, c := range d.Categories {
-			p("| %s | %d |\n", c.Category, c.Count)
-		}
-		p("\n")
-	}
+	writeMarkdownHead(w, d)
 	if len(d.Lessons) > 0 {
 		p("## Mistakes made most\n\n| target | wrong | right | times |\n| --- | --- | --- | ---: |\n")
 		for _, l := range d.Lessons {

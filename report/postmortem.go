@@ -54,17 +54,7 @@ func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
 // transcripts goes in code spans and fences, or is escaped.
 func writeMarkdown(w *bufio.Writer, d *document) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("%s\n# Post-mortem: %s\n\n", markdownMark, plural(d.Totals.Sessions, "session"))
-	p("%s, %s (%d fixed, %d never fixed), %d refused. %s\n\n",
-		plural(d.Totals.Calls, "call"), plural(d.Totals.Failures, "failure"),
-		d.Totals.Fixed, d.Totals.Unresolved, d.Totals.Rejected, mdEscape(d.Sentence))
-	if len(d.Categories) > 0 {
-		p("| category | failures |\n| --- | ---: |\n")
-		for _, c := range d.Categories {
-			p("| %s | %d |\n", c.Category, c.Count)
-		}
-		p("\n")
-	}
+	writeMarkdownHead(w, d)
 	if len(d.Lessons) > 0 {
 		p("## Mistakes made most\n\n| target | wrong | right | times |\n| --- | --- | --- | ---: |\n")
 		for _, l := range d.Lessons {
@@ -78,6 +68,23 @@ func writeMarkdown(w *bufio.Writer, d *document) {
 	}
 	for _, s := range d.Sessions {
 		writeSessionMarkdown(w, s)
+	}
+}
+
+// writeMarkdownHead writes the start of a post-mortem in Markdown: its
+// mark, its title, the totals and the failures by category.
+func writeMarkdownHead(w *bufio.Writer, d *document) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("%s\n# Post-mortem: %s\n\n", markdownMark, plural(d.Totals.Sessions, "session"))
+	p("%s, %s (%d fixed, %d never fixed), %d refused. %s\n\n",
+		plural(d.Totals.Calls, "call"), plural(d.Totals.Failures, "failure"),
+		d.Totals.Fixed, d.Totals.Unresolved, d.Totals.Rejected, mdEscape(d.Sentence))
+	if len(d.Categories) > 0 {
+		p("| category | failures |\n| --- | ---: |\n")
+		for _, c := range d.Categories {
+			p("| %s | %d |\n", c.Category, c.Count)
+		}
+		p("\n")
 	}
 }
 

@@ -96,13 +96,7 @@ func TestCorpusBrief(t *testing.T) {
 	}
 	run1 := func(columns string, args ...string) string {
 		var stdout, stderr bytes.Buffer
-		getenv := func(name string) string {
-			if name == "COLUMNS" {
-				return columns
-			}
-			return ""
-		}
-		env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: getenv}
+		env := testEnv(&stdout, &stderr, "COLUMNS", columns)
 		if status := run(append(args, "-q", corpus), env); status != 0 {
 			t.Fatalf("%s: status %d: %s", strings.Join(args, " "), status, stderr.String())
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,13 +39,7 @@ func TestREADME(t *testing.T) {
 		examples++
 		t.Run(args, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			getenv := func(name string) string {
-				if name == "COLUMNS" {
-					return columns
-				}
-				return ""
-			}
-			env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: getenv}
+			env := testEnv(&stdout, &stderr, "COLUMNS", columns)
 			if status := run(strings.Fields(args), env); status != 0 {
 				t.Fatalf("exit status %d; stderr:\n%s", status, stderr.String())
 			}
@@ -76,4 +71,19 @@ func TestREADMEFormats(t *testing.T) {
 			t.Errorf("README.md has no row for the format %s", f.Name)
 		}
 	}
+}
+
+// testEnv returns the Env of a run in a test: no standard input, the
+// streams given, and an environment of the variables named and valued in
+// pairs, such as "COLUMNS", "80".
+func testEnv(stdout, stderr io.Writer, vars ...string) *Env {
+	getenv := func(name string) string {
+		for i := 0; i+1 < len(vars); i += 2 {
+			if vars[i] == name {
+				return vars[i+1]
+			}
+		}
+		return ""
+	}
+	return &Env{Stdin: &bytes.Buffer{}, Stdout: stdout, Stderr: stderr, Getenv: getenv}
 }
