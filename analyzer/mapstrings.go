@@ -27,7 +27,7 @@ func (r *SessionReport) MapFindings(f func(string) string) {
 		fl.mapStrings(f)
 	}
 	for _, ch := range r.Chains {
-		ch.mapStrings(f)
+		ch.MapStrings(f)
 	}
 	for _, b := range r.Benchmarks {
 		b.mapStrings(f)
@@ -65,7 +65,9 @@ func (fl *Failure) mapStrings(f func(string) string) {
 	fl.Diagnosis.MapStrings(f)
 }
 
-func (ch *Chain) mapStrings(f func(string) string) {
+// MapStrings replaces each text of the chain that came from a transcript
+// with f of it: its failures', its fix's, its diff's and its numbers'.
+func (ch *Chain) MapStrings(f func(string) string) {
 	ch.Session.mapStrings(f)
 	if ch.Failure != nil {
 		ch.Failure.mapStrings(f)

@@ -54,7 +54,11 @@ func Summary(w io.Writer, o Options, r *analyzer.Report) error {
 	if CountsOnly(o.Format) {
 		return SummaryCounts(w, o, r.Summary)
 	}
-	return summaryTable(w, o, r.Summary, r)
+	d := NewDigest(o)
+	for _, sr := range r.Sessions {
+		d.Add(sr)
+	}
+	return SummaryTable(w, o, r.Summary, d, r.Lessons)
 }
 
 // CountsOnly reports whether Summary in the format writes the counts of its

@@ -26,11 +26,12 @@ const (
 // shows of each by default.
 const DefaultTop = 10
 
-// summaryTable writes the summary a person reads: the sessions that cost
+// SummaryTable writes the summary a person reads: the sessions that cost
 // most, the totals, the failures by category, the targets that failed most,
 // the costliest chains and the top lessons, each list cut to o.Top with a
-// line saying how to see the rest.
-func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Report) error {
+// line saying how to see the rest. d holds the chains, s counts the
+// sessions, and d and s were given the same sessions.
+func SummaryTable(w io.Writer, o Options, s *analyzer.Summary, d *Digest, lessons []*analyzer.Lesson) error {
 	top, ranked := o.Top, o.Top > 0
 	if !ranked {
 		top = math.MaxInt // every one, in input order
@@ -111,51 +112,121 @@ func summaryTable(w io.Writer, o Options, s *analyzer.Summary, r *analyzer.Repor
 		}
 	}
 
-	var chains []*analyzer.Chain
-	for _, sr := range r.Sessions {
-		chains = append(chains, sr.Chains...)
-	}
-	if len(chains) > 0 {
-		if err := targetsTable(w, o, chains, top); err != nil {
+	if d.seen > 0 {
+		if err := targetsTable(w, o, d.targets, top); err != nil {
 			return err
 		}
-		slices.SortStableFunc(chains, func(a, b *analyzer.Chain) int {
-			if !ranked {
-				return 0
-			}
-			switch o.Sort {
-			case SortCount:
-				return cmp.Compare(len(b.Retries), len(a.Retries))
-			case SortTime:
-				return cmp.Compare(b.Cost.Seconds, a.Cost.Seconds)
-			}
-			return cmp.Or(cmp.Compare(b.Cost.Calls, a.Cost.Calls), cmp.Compare(b.Cost.Seconds, a.Cost.Seconds))
-		})
 		title := "FAILURES AND THEIR FIXES"
-		if len(chains) > top {
+		if d.seen > top {
 			title = fmt.Sprintf("THE %d COSTLIEST FAILURES AND THEIR FIXES", top)
 		}
 		if err := heading(w, o, title); err != nil {
 			return err
 		}
-		if err := pairsTable(w, o, chains[:min(top, len(chains))]); err != nil {
+		if err := pairsTable(w, o, d.chains[:min(top, len(d.chains))]); err != nil {
 			return err
 		}
-		if err := more(w, len(chains)-top, "failure chain", `"retrace pairs" lists every one`); err != nil {
+		if err := more(w, d.seen-top, "failure chain", `"retrace pairs" lists every one`); err != nil {
 			return err
 		}
 	}
-	if len(r.Lessons) > 0 {
+	if len(lessons) > 0 {
 		if err := heading(w, o, "LESSONS"); err != nil {
 			return err
 		}
-		n := min(top, len(r.Lessons))
-		if err := lessonsTable(w, o, r.Lessons[:n]); err != nil {
+		n := min(top, len(lessons))
+		if err := lessonsTable(w, o, lessons[:n]); err != nil {
 			return err
 		}
-		return more(w, len(r.Lessons)-n, "lesson", `"retrace lessons" lists every one`)
+		return more(w, len(lessons)-n, "lesson", `"retrace lessons" lists every one`)
 	}
 	return nil
+}
+
+// A Digest keeps, of the sessions added one at a time, what SummaryTable
+// prints of their failure chains: those it lists (the Options.Top that
+// cost most, or all of them in order) and the counts of each target. The
+// rest of each session can go, so that the summary of any number of
+// sessions holds a few chains.
+type Digest struct {
+	o        Options
+	chains   []*analyzer.Chain // ranked, at most o.Top when it is > 0
+	seen     int               // the chains added
+	targets  []*targetCount    // in the order first seen
+	byTarget map[string]*targetCount
+}
+
+// A targetCount counts the failure chains of one target.
+type targetCount struct {
+	target                    string
+	chains, fixed, unresolved int
+	sessions                  map[string]bool // path and id joined by NUL
+}
+
+// NewDigest returns a Digest of no session, to keep what a summary with
+// the options o prints.
+func NewDigest(o Options) *Digest {
+	return &Digest{o: o, byTarget: map[string]*targetCount{}}
+}
+
+// Add keeps what the summary prints of the chains of sr.
+func (d *Digest) Add(sr *analyzer.SessionReport) {
+	for _, ch := range sr.Chains {
+		d.add(ch)
+	}
+}
+
+func (d *Digest) add(ch *analyzer.Chain) {
+	d.seen++
+	tc := d.byTarget[ch.Failure.Target]
+	if tc == nil {
+		tc = &targetCount{target: ch.Failure.Target, sessions: map[string]bool{}}
+		d.byTarget[tc.target] = tc
+		d.targets = append(d.targets, tc)
+	}
+	tc.chains++
+	if ch.Fix != nil {
+		tc.fixed++
+	} else {
+		tc.unresolved++
+	}
+	tc.sessions[ch.Session.Path+"\x00"+ch.Session.ID] = true
+	if d.o.Top <= 0 {
+		d.chains = append(d.chains, ch)
+		return
+	}
+	// After the chains that rank as high, so that ties keep their order.
+	i := slices.IndexFunc(d.chains, func(c *analyzer.Chain) bool { return d.rank(ch, c) < 0 })
+	if i < 0 {
+		i = len(d.chains)
+	}
+	if i < d.o.Top {
+		d.chains = slices.Insert(d.chains, i, ch)
+		d.chains = d.chains[:min(len(d.chains), d.o.Top)]
+	}
+}
+
+// rank compares two chains as the summary lists them: negative when a
+// comes first, by the cost that Options.Sort names.
+func (d *Digest) rank(a, b *analyzer.Chain) int {
+	switch d.o.Sort {
+	case SortCount:
+		return cmp.Compare(len(b.Retries), len(a.Retries))
+	case SortTime:
+		return cmp.Compare(b.Cost.Seconds, a.Cost.Seconds)
+	}
+	return cmp.Or(cmp.Compare(b.Cost.Calls, a.Cost.Calls), cmp.Compare(b.Cost.Seconds, a.Cost.Seconds))
+}
+
+// MapStrings replaces each text the Digest keeps from transcripts with f
+// of it, as masking a secret learned after the chain was kept does.
+func (d *Digest) MapStrings(f func(string) string) {
+	for _, ch := range d.chains {
+		ch.MapStrings(f)
+	}
+	for _, tc := range d.targets {
+		tc.target = f(tc.target)
+	}
 }
 
 // The groups of the summary's sessions (Options.By).
@@ -242,33 +313,12 @@ func nMore(n int, what string) string {
 
 // targetsTable writes the targets with the most failure chains, up to
 // top: how many, how many were fixed, in how many sessions.
-func targetsTable(w io.Writer, o Options, chains []*analyzer.Chain, top int) error {
-	type row struct {
-		target                    string
-		chains, fixed, unresolved int
-		sessions                  map[string]bool
-	}
-	var rows []*row
-	byTarget := map[string]*row{}
-	for _, ch := range chains {
-		r := byTarget[ch.Failure.Target]
-		if r == nil {
-			r = &row{target: ch.Failure.Target, sessions: map[string]bool{}}
-			byTarget[r.target] = r
-			rows = append(rows, r)
-		}
-		r.chains++
-		if ch.Fix != nil {
-			r.fixed++
-		} else {
-			r.unresolved++
-		}
-		r.sessions[ch.Session.Path+"\x00"+ch.Session.ID] = true
-	}
-	if len(rows) < 2 {
+func targetsTable(w io.Writer, o Options, targets []*targetCount, top int) error {
+	if len(targets) < 2 {
 		return nil // the chains' table says it all
 	}
-	slices.SortStableFunc(rows, func(a, b *row) int { return cmp.Compare(b.chains, a.chains) })
+	rows := slices.Clone(targets)
+	slices.SortStableFunc(rows, func(a, b *targetCount) int { return cmp.Compare(b.chains, a.chains) })
 	if err := heading(w, o, "TARGETS THAT FAILED MOST"); err != nil {
 		return err
 	}

@@ -17,22 +17,40 @@ type summaryCmd struct {
 	By     string `enum:",project,day,week,agent" default:"" help:"In the table, add the sessions up by project, day, week (ISO, UTC) or agent, one row each."`
 }
 
-// Run prints the counts, the failure chains and the top lessons.
+// Run prints the counts, the failure chains and the top lessons. Each
+// session is added up as soon as it is analyzed and let go: the table
+// keeps only the chains it lists.
 func (c *summaryCmd) Run(g *Globals, env *Env) error {
-	if !report.CountsOnly(c.Format) {
-		return c.render(g, env, pipeline.Needs{Numbers: true}, c.Format, func(w *output, o report.Options) error {
-			o.Top, o.Sort, o.By = c.Top, c.Sort, c.By
-			return report.Summary(w, o, w.report)
+	sum := analyzer.NewSummary()
+	if report.CountsOnly(c.Format) {
+		// The numbers the calls printed are not read, and the texts of
+		// the calls, which are not printed, are not masked.
+		return c.stream(g, env, pipeline.Needs{Parts: true, CountsOnly: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
+			sum.Add(sr)
+			return nil
+		}, func(w io.Writer, _ *redact.Redactor) error {
+			return report.SummaryCounts(w, g.options(env, c.Format), sum)
 		})
 	}
-	// Only the counts are written: each session is counted as soon as it
-	// is analyzed, the numbers it printed are not read, and the texts of
-	// its calls, which are not printed, are not masked.
-	sum := analyzer.NewSummary()
-	return c.stream(g, env, pipeline.Needs{Parts: true, CountsOnly: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
+	o := g.options(env, c.Format)
+	o.Top, o.Sort, o.By = c.Top, c.Sort, c.By
+	digest := report.NewDigest(o)
+	var lessons analyzer.LessonSet
+	return c.stream(g, env, pipeline.Needs{Numbers: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		sum.Add(sr)
+		digest.Add(sr)
+		lessons.Add(sr)
 		return nil
-	}, func(w io.Writer, _ *redact.Redactor) error {
-		return report.SummaryCounts(w, g.options(env, c.Format), sum)
+	}, func(w io.Writer, known *redact.Redactor) error {
+		list := lessons.Lessons()
+		if known != nil {
+			// What was kept of a session learned nothing of the secrets
+			// the inputs after it taught.
+			digest.MapStrings(known.String)
+			for _, l := range list {
+				l.MapStrings(known.String)
+			}
+		}
+		return report.SummaryTable(w, o, sum, digest, list)
 	})
 }
