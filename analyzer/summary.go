@@ -16,6 +16,7 @@ type Summary struct {
 
 	open  bool   // the last session added was a part, to be continued
 	spans []span // the stretches the open session's chains cover
+	timed bool   // a call of the open session has a time
 }
 
 // A SessionSummary counts the calls and failures of one session.
@@ -40,8 +41,8 @@ type SessionSummary struct {
 	// CallsLost counts the calls made from first failures to fixes, each
 	// call once.
 	CallsLost int `json:"calls_lost"`
-	// Untimed says that the session records no times: SecondsLost is
-	// unknown rather than zero.
+	// Untimed says that the session records no times and its failures
+	// cost some: SecondsLost is unknown rather than zero.
 	Untimed      bool     `json:"untimed,omitzero"`
 	SkippedLines int      `json:"skipped_lines"`
 	Notes        []string `json:"notes,omitempty"`
@@ -61,8 +62,8 @@ type Totals struct {
 	FixedFirstRetry int     `json:"fixed_first_retry"`
 	SecondsLost     float64 `json:"seconds_lost"`
 	CallsLost       int     `json:"calls_lost"`
-	// UntimedSessions counts the sessions that record no times, whose
-	// time lost is unknown and not in SecondsLost.
+	// UntimedSessions counts the Untimed sessions, whose time lost is
+	// unknown and not in SecondsLost.
 	UntimedSessions int `json:"untimed_sessions,omitzero"`
 	SkippedLines    int `json:"skipped_lines"`
 }
@@ -90,15 +91,14 @@ func (sum *Summary) Add(sr *SessionReport) {
 	if sum.open {
 		ss = sum.Sessions[len(sum.Sessions)-1] // the row of the parts before
 	} else {
-		sum.spans = sum.spans[:0]
-		ss.Untimed = true
+		sum.spans, sum.timed = sum.spans[:0], false
 	}
 	s := sr.Session
 	for _, c := range s.Calls {
-		if !c.Start.IsZero() {
-			ss.Untimed = false
+		if sum.timed {
 			break
 		}
+		sum.timed = !c.Start.IsZero()
 	}
 	ss.Path, ss.Format, ss.ID, ss.Title, ss.Notes = s.Path, s.Format, s.ID, s.Title, s.Notes
 	ss.Project, ss.Start = projectOf(s.Cwd), s.Start
@@ -124,6 +124,7 @@ func (sum *Summary) Add(sr *SessionReport) {
 		}
 	}
 	ss.SecondsLost, ss.CallsLost = covered(sum.spans)
+	ss.Untimed = !sum.timed && len(sum.spans) > 0
 	if sum.open {
 		sum.Sessions[len(sum.Sessions)-1] = ss
 	} else {

@@ -39,19 +39,20 @@ func writeBriefMarkdown(w *bufio.Writer, d *document) {
 	slices.SortStableFunc(sessions, func(a, b *sessionDoc) int {
 		return cmp.Or(cmp.Compare(b.CallsLost, a.CallsLost), cmp.Compare(b.Failures, a.Failures))
 	})
-	p("## Sessions that cost most\n\n| session | calls | failures | fixed | never fixed | lost |\n| --- | ---: | ---: | ---: | ---: | --- |\n")
-	for _, s := range sessions[:min(briefTop, len(sessions))] {
-		name := code(clean(filepath.Base(s.Path), 40))
-		if s.Title != "" {
-			name += " " + mdEscape(clean(s.Title, 60))
+	if len(sessions) > 0 {
+		p("## Sessions that cost most\n\n| session | calls | failures | fixed | never fixed | lost |\n| --- | ---: | ---: | ---: | ---: | --- |\n")
+		for _, s := range sessions[:min(briefTop, len(sessions))] {
+			name := code(clean(filepath.Base(s.Path), 40))
+			if s.Title != "" {
+				name += " " + mdEscape(clean(s.Title, 60))
+			}
+			p("| %s | %d | %d | %d | %d | %s |\n", mdCell(name), s.Calls, s.Failures, s.Fixed, s.Unresolved, strings.TrimSuffix(s.Lost, " lost"))
 		}
-		p("| %s | %d | %d | %d | %d | %s |\n", mdCell(name), s.Calls, s.Failures, s.Fixed, s.Unresolved, strings.TrimSuffix(s.Lost, " lost"))
+		p("\n")
+		if n := len(sessions) - briefTop; n > 0 {
+			p("And %s.\n\n", nMore(n, "session"))
+		}
 	}
-	p("\n")
-	if n := len(sessions) - briefTop; n > 0 {
-		p("And %s.\n\n", nMore(n, "session"))
-	}
-
 	type ranked struct {
 		s  *sessionDoc
 		ch *chainDoc

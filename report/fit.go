@@ -3,7 +3,7 @@ package report
 import (
 	"strings"
 
-	"github.com/clipperhouse/displaywidth"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 // A column says how a table column gives way when the table is wider than
@@ -15,19 +15,22 @@ type column struct {
 	min int
 	// drop ranks the columns left out when cutting is not enough: the
 	// highest first; 0 for a column always kept.
-	drop  int
-	path  bool // cut in the middle, keeping the file name
+	drop int
+	// keep, when not empty, cuts a cell in its middle, keeping what
+	// follows the last of these characters: a path's file name, a
+	// session's id.
+	keep  string
 	right bool // numbers, aligned right
 }
 
 // columns are the columns of every table by header.
 var columns = map[string]column{
-	"SESSION":       {min: 16, path: true},
+	"SESSION":       {min: 16, keep: ` /\`},
 	"FORMAT":        {drop: 3},
 	"DATE":          {drop: 2},
 	"CHAINS":        {right: true},
 	"SESSIONS":      {right: true},
-	"PROJECT":       {min: 16, path: true},
+	"PROJECT":       {min: 16, keep: pathSeps},
 	"DAY":           {},
 	"WEEK":          {},
 	"AGENT":         {},
@@ -39,7 +42,7 @@ var columns = map[string]column{
 	"LOST":          {right: true},
 	"MSG":           {},
 	"CALL":          {min: 12, drop: 3},
-	"TARGET":        {min: 20, path: true},
+	"TARGET":        {min: 20, keep: pathSeps},
 	"MESSAGE":       {min: 20},
 	"DETAILS":       {min: 16, drop: 4},
 	"FIXED BY":      {min: 8},
@@ -62,18 +65,22 @@ var columns = map[string]column{
 	"COUNT":         {right: true},
 	"WRONG":         {min: 10},
 	"RIGHT":         {min: 10},
-	"WHERE":         {min: 16, path: true, drop: 1},
+	"WHERE":         {min: 16, keep: pathSeps, drop: 1},
 	"WHAT IT IS":    {min: 16},
 	"WRITTEN BY":    {min: 12, drop: 1},
 	"RECOGNIZED BY": {min: 16, drop: 2},
 }
 
+// pathSeps separate the elements of a path.
+const pathSeps = `/\`
+
 // gap is the space between two columns.
 const gap = 2
 
-// width returns the display width of s: escape sequences take none.
+// width returns the display width of s as the tables count it: escape
+// sequences take none.
 func width(s string) int {
-	return displaywidth.Options{ControlSequences: true}.String(s)
+	return twwidth.Width(s)
 }
 
 // fit makes the table no wider than limit display columns, when limit >
@@ -177,32 +184,56 @@ func (t *table) dropOne() bool {
 func (t *table) cut(widths []int) {
 	for _, r := range t.rows {
 		for i, c := range r {
-			if i >= len(widths) || width(c) <= widths[i] || strings.Contains(c, "\x1b") {
-				continue
-			}
-			if columns[t.header[i]].path {
-				r[i] = cutPath(c, widths[i])
-			} else {
-				r[i] = displaywidth.TruncateString(c, widths[i], "…")
+			if i < len(widths) && width(c) > widths[i] {
+				r[i] = cutCell(c, widths[i], columns[t.header[i]].keep)
 			}
 		}
 	}
 }
 
-// cutPath cuts a path to n display columns in its middle, keeping its
-// file name, and as much of its start as fits: "/home/…/proj/main.go".
-// A file name too long by itself is cut at its end.
-func cutPath(p string, n int) string {
-	if width(p) <= n {
-		return p
+// cutCell cuts a cell to n display columns, in its middle when keep says
+// what to keep (see column), else at its end. A cell painted whole keeps
+// its colour.
+func cutCell(c string, n int, keep string) string {
+	if start, inner, ok := painted(c); ok {
+		return start + cutCell(inner, n, keep) + reset
 	}
-	i := strings.LastIndexAny(p, `/\`)
-	base := p[i+1:]
-	if i < 0 || width(base)+2 > n {
-		return displaywidth.TruncateString(p, n, "…")
+	if keep != "" {
+		return cutMiddle(c, n, keep)
 	}
-	head := displaywidth.TruncateString(p[:i], n-width(base)-2, "")
-	return head + "…" + p[i:]
+	return twwidth.Truncate(c, n-1) + "…"
+}
+
+// reset ends the colour paint starts.
+const reset = "\x1b[0m"
+
+// painted splits a cell paint coloured whole into the escape that starts
+// the colour and the text.
+func painted(c string) (start, inner string, ok bool) {
+	if !strings.HasPrefix(c, "\x1b[") || !strings.HasSuffix(c, reset) {
+		return "", "", false
+	}
+	m := strings.IndexByte(c, 'm')
+	if m < 0 || m+1 > len(c)-len(reset) {
+		return "", "", false
+	}
+	return c[:m+1], c[m+1 : len(c)-len(reset)], true
+}
+
+// cutMiddle cuts s to n display columns in its middle, keeping what
+// follows the last of the keep characters, and as much of its start as
+// fits: "/home/…/proj/main.go", "my-long-proj… 3cfce0ff". What follows is
+// cut at its end when it is too long by itself.
+func cutMiddle(s string, n int, keep string) string {
+	if width(s) <= n {
+		return s
+	}
+	i := strings.LastIndexAny(s, keep)
+	tail := s[max(i, 0):]
+	if i < 0 || width(tail)+1 > n {
+		return twwidth.Truncate(s, n-1) + "…"
+	}
+	return twwidth.Truncate(s[:i], n-width(tail)-1) + "…" + tail
 }
 
 // wrap breaks prose into lines of at most limit display columns, between

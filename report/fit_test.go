@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestCutPath(t *testing.T) {
+func TestCutMiddle(t *testing.T) {
 	tests := []struct {
 		path string
 		n    int
@@ -19,9 +19,9 @@ func TestCutPath(t *testing.T) {
 		{"benchmark_eagle3.py", 10, "benchmark…"},
 	}
 	for _, tt := range tests {
-		got := cutPath(tt.path, tt.n)
+		got := cutMiddle(tt.path, tt.n, pathSeps)
 		if got != tt.want || width(got) > tt.n {
-			t.Errorf("cutPath(%q, %d) = %q (%d columns), want %q", tt.path, tt.n, got, width(got), tt.want)
+			t.Errorf("cutMiddle(%q, %d) = %q (%d columns), want %q", tt.path, tt.n, got, width(got), tt.want)
 		}
 	}
 }
@@ -78,6 +78,30 @@ func TestFit(t *testing.T) {
 		}
 		if !strings.Contains(lines[1], "4597") {
 			t.Errorf("width %d: the message number was cut: %q", tt.width, lines[1])
+		}
+	}
+}
+
+// TestFitColor checks that cells coloured whole are cut as the others,
+// keeping their colour, and that a session's label keeps its id.
+func TestFitColor(t *testing.T) {
+	o := Options{Width: 60, Color: true}
+	tb := newTable("SESSION", "TARGET", "WRONG", "RIGHT", "COUNT")
+	tb.add("speculative-decoding-experiments aaaa1111", "benchmark_eagle3.py",
+		paint(o, red, "--num-prompts-per-second-max"), paint(o, green, "--request-rate-maximum-value"), "2")
+	var b strings.Builder
+	if err := tb.render(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(b.String()) {
+		if w := width(strings.TrimSuffix(line, "\n")); w > o.Width {
+			t.Errorf("a line of %d columns, more than %d: %q", w, o.Width, line)
+		}
+	}
+	row := strings.Split(b.String(), "\n")[1]
+	for _, want := range []string{"… aaaa1111", "\x1b[31m--num", "…\x1b[0m"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("row %q lacks %q", row, want)
 		}
 	}
 }

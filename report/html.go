@@ -30,7 +30,7 @@ var (
 var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"plural":   plural,
 	"duration": duration,
-	"lost":     func(t analyzer.Totals) string { return lost(t.SecondsLost, t.UntimedSessions == t.Sessions) },
+	"lost":     func(t analyzer.Totals) string { return totalLostCell(t) },
 	"x":        func(at float64) string { return coord(at * 1000) },
 	"width":    func(from, to float64) string { return coord(math.Max((to-from)*1000, 2)) },
 	"stamp":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },

@@ -78,10 +78,10 @@ func SummaryTable(w io.Writer, o Options, s *analyzer.Summary, d *Digest, lesson
 	switch {
 	case o.By != "":
 		t.add("total", strconv.Itoa(tot.Sessions), strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
-			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
+			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), totalLostCell(tot))
 	case len(s.Sessions) > 1:
 		t.add(fmt.Sprintf("total (%d sessions)", tot.Sessions), "", "", strconv.Itoa(tot.Calls), strconv.Itoa(tot.Failures),
-			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), lost(tot.SecondsLost, tot.UntimedSessions == tot.Sessions))
+			paint(o, green, strconv.Itoa(tot.Fixed)), unresolved(o, tot.Unresolved), strconv.Itoa(tot.Rejected), totalLostCell(tot))
 	}
 	if err := t.render(w, o); err != nil {
 		return err

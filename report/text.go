@@ -142,6 +142,12 @@ func lost(sec float64, untimed bool) string {
 	return duration(sec)
 }
 
+// totalLostCell prints the time the failures of all sessions cost, for a
+// table's total row: "unknown" when no session records times.
+func totalLostCell(t analyzer.Totals) string {
+	return lost(t.SecondsLost, t.Sessions > 0 && t.UntimedSessions == t.Sessions)
+}
+
 // totalLost says what the failures of all sessions cost: "4 calls and
 // 2m10s", saying how many sessions the time leaves out for want of times.
 func totalLost(t analyzer.Totals) string {

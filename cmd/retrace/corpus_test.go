@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/clipperhouse/displaywidth"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/retrace-dev/retrace/report"
 )
@@ -107,7 +107,7 @@ func TestCorpusBrief(t *testing.T) {
 	}
 	for _, cmd := range []string{"summary", "errors", "pairs", "bench", "lessons"} {
 		for line := range strings.Lines(run1("80", cmd)) {
-			if w := displaywidth.String(strings.TrimSuffix(line, "\n")); w > 80 {
+			if w := twwidth.Width(strings.TrimSuffix(line, "\n")); w > 80 {
 				t.Errorf("%s at 80 columns: a line of %d: %q", cmd, w, line)
 				break
 			}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
 	"github.com/alecthomas/kong"
-	"github.com/posener/complete"
 	"github.com/willabides/kongplete"
 )
 
@@ -18,6 +18,13 @@ type helpCmd struct {
 
 // Run prints the help of the command named, as --help does.
 func (c *helpCmd) Run(ctx *kong.Context) error {
+	if len(c.Command) > 0 && commandNamed(ctx.Kong, c.Command[0]) == "" {
+		meant, _ := mistypedCommand(ctx.Kong, c.Command[:1])
+		if meant != "" {
+			return usageError(fmt.Sprintf("help: unknown command %q; did you mean %q?", c.Command[0], meant))
+		}
+		return usageError(fmt.Sprintf("help: unknown command %q (the commands: %s)", c.Command[0], strings.Join(commandNames(ctx.Kong), ", ")))
+	}
 	_, err := ctx.Kong.Parse(append(c.Command, "--help"))
 	return err
 }
@@ -71,49 +78,67 @@ func answerCompletion(k *kong.Kong) (answered bool) {
 	if os.Getenv("COMP_LINE") == "" {
 		return false
 	}
-	kongplete.Complete(k,
-		kongplete.WithPredictor("file", complete.PredictFiles("*")),
-		kongplete.WithExitFunc(func(int) { answered = true }),
-	)
+	kongplete.Complete(k, kongplete.WithExitFunc(func(int) { answered = true }))
 	return answered
 }
 
 // mistypedCommand returns an error when the first argument of a command
 // line, which kong takes for a path of the default command, is rather a
 // command misspelled (`retrace pair x`) or a word that is neither a command
-// nor a file. Nil when it names a command, a file, or is a flag.
-func mistypedCommand(k *kong.Kong, args []string) error {
-	for len(args) > 0 && (args[0] == "-q" || args[0] == "--quiet" || args[0] == "--no-color") {
+// nor a file, with the command it was likely meant for, if any. Nil when
+// it names a command or a file, or when there is no such argument.
+func mistypedCommand(k *kong.Kong, args []string) (meant string, err error) {
+	bools := map[string]bool{}
+	for _, f := range k.Model.Flags {
+		if f.IsBool() {
+			bools["--"+f.Name] = true
+			if f.Short != 0 {
+				bools["-"+string(f.Short)] = true
+			}
+		}
+	}
+	for len(args) > 0 && bools[args[0]] {
 		args = args[1:]
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.ContainsAny(args[0], `./\*?~:`) {
-		return nil
+		return "", nil
 	}
 	word := args[0]
-	var names []string
-	for _, n := range k.Model.Children {
-		if n.Hidden {
-			continue
-		}
-		names = append(names, n.Name)
-		names = append(names, n.Aliases...)
-	}
-	for _, n := range names {
-		if n == word {
-			return nil
-		}
+	if commandNamed(k, word) != "" {
+		return "", nil
 	}
 	if _, err := os.Stat(word); err == nil {
-		return nil
+		return "", nil
 	}
-	best, bestDist := "", 3
+	names := commandNames(k)
+	bestDist := 3
 	for _, n := range names {
 		if d := levenshtein.ComputeDistance(word, n); d < bestDist || (d == bestDist && strings.HasPrefix(n, word)) {
-			best, bestDist = n, d
+			meant, bestDist = n, d
 		}
 	}
-	if best != "" {
-		return usageError(fmt.Sprintf("unknown command %q; did you mean %q?", word, best))
+	if meant != "" {
+		return meant, usageError(fmt.Sprintf("unknown command %q; did you mean %q?", word, meant))
 	}
-	return usageError(fmt.Sprintf("%q is neither a command nor a file or directory (the commands: %s)", word, strings.Join(names, ", ")))
+	return "", usageError(fmt.Sprintf("%q is neither a command nor a file or directory (the commands: %s)", word, strings.Join(names, ", ")))
+}
+
+// commandNames returns the names and aliases of retrace's commands.
+func commandNames(k *kong.Kong) []string {
+	var names []string
+	for _, n := range k.Model.Children {
+		if !n.Hidden {
+			names = append(names, n.Name)
+			names = append(names, n.Aliases...)
+		}
+	}
+	return names
+}
+
+// commandNamed returns name when it names one of retrace's commands, or "".
+func commandNamed(k *kong.Kong, name string) string {
+	if slices.Contains(commandNames(k), name) {
+		return name
+	}
+	return ""
 }

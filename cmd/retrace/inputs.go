@@ -94,9 +94,10 @@ func (r redaction) redactor(env *Env) *redact.Redactor {
 
 // load reads and analyzes the transcripts the arguments name, as n says
 // the command needs, into one report. Problems with some inputs are
-// printed on stderr and make it return errPartial along with the report of
-// the rest, or errNothingRead and no report when there is no rest. out, when not nil, is the file the command writes, checked
-// against the inputs before they are read.
+// printed on stderr and make it return errPartial along with the report
+// of the rest, or errNothingRead and no report when there is no rest. out,
+// when not nil, is the file the command writes, checked against the
+// inputs before they are read.
 func (in *inputs) load(g *Globals, env *Env, n pipeline.Needs, out *outFile) (*analyzer.Report, error) {
 	n, done, err := in.needs(g, env, n, out)
 	if err != nil {
@@ -104,8 +105,8 @@ func (in *inputs) load(g *Globals, env *Env, n pipeline.Needs, out *outFile) (*a
 	}
 	defer done()
 	rep, err := pipeline.Load(n)
-	if rep != nil && len(rep.Sessions) == 0 && err != nil {
-		return nil, errNothingRead
+	if err == errNothingRead {
+		return nil, err
 	}
 	return rep, err
 }

@@ -177,9 +177,12 @@ func run(args []string, env *Env) (status int) {
 	if answerCompletion(k) {
 		return 0
 	}
-	if err := mistypedCommand(k, args); err != nil {
+	if meant, err := mistypedCommand(k, args); err != nil {
 		sayError(env.Stderr, "retrace: error: ", err)
 		say(env.Stderr, `Run "retrace --help" for usage.`)
+		if meant == "guard" {
+			return 0 // as below: an agent would take 2 to block the call
+		}
 		return 2
 	}
 	ctx, err := k.Parse(args)
@@ -225,7 +228,7 @@ var errPartial = pipeline.ErrPartial
 // errNothingRead reports that inputs were named but none could be read:
 // there is nothing to report, and no empty report is printed as if all
 // went well.
-var errNothingRead = errors.New("nothing was read: no input could be read")
+var errNothingRead = pipeline.ErrNothingRead
 
 func versionString() string {
 	if version != "" {
@@ -272,7 +275,8 @@ func (g *Globals) options(env *Env, format string) report.Options {
 }
 
 // width returns the width tables are made to fit: none with --wide, else
-// $COLUMNS when it is set, else the terminal's; none when piped.
+// $COLUMNS when it is set, even when piped (whoever sets it asks for that
+// width), else the terminal's; none when piped without COLUMNS.
 func (g *Globals) width(env *Env) int {
 	if g.Wide {
 		return 0

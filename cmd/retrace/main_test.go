@@ -21,8 +21,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/alecthomas/kong"
-	"github.com/clipperhouse/displaywidth"
 	"github.com/klauspost/compress/zstd"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -76,7 +76,7 @@ func TestScript(t *testing.T) {
 				}
 				widest := 0
 				for line := range strings.Lines(ts.ReadFile("stdout")) {
-					widest = max(widest, displaywidth.String(strings.TrimSuffix(line, "\n")))
+					widest = max(widest, twwidth.Width(strings.TrimSuffix(line, "\n")))
 				}
 				if (widest > n) != neg {
 					ts.Fatalf("widest line: %d columns; want at most %d (negated: %v)", widest, n, neg)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"io"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -33,7 +32,7 @@ func (in *inputs) render(g *Globals, env *Env, n pipeline.Needs, format string, 
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	return errors.Join(loadErr)
+	return loadErr
 }
 
 // stream is render for what is written a session at a time, or drawn from
@@ -46,18 +45,13 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 	defer tuneGC(env)()
 	w := bufio.NewWriter(env.Stdout)
 	var writeErr error
-	read := 0
 	known, loadErr := in.each(g, env, n, func(sr *analyzer.SessionReport) {
-		read++
 		if writeErr == nil {
 			writeErr = each(w, sr)
 		}
 	})
 	if loadErr != nil && loadErr != errPartial {
 		return loadErr
-	}
-	if read == 0 && loadErr != nil {
-		return errNothingRead
 	}
 	if writeErr == nil && end != nil {
 		writeErr = end(w, known)
@@ -68,5 +62,5 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	return errors.Join(loadErr)
+	return loadErr
 }

@@ -100,6 +100,10 @@ type Progress interface {
 // was handed on, and the reasons were told.
 var ErrPartial = errors.New("some input could not be read")
 
+// ErrNothingRead is ErrPartial when no input at all could be read: there
+// is nothing to report.
+var ErrNothingRead = errors.New("nothing was read: no input could be read")
+
 // Load reads and analyzes the inputs, as Each does, and returns the report
 // of them all, with every secret any input taught masked everywhere. It
 // returns ErrPartial, along with the report of the rest, when some input
@@ -120,8 +124,8 @@ func Load(n Needs) (*analyzer.Report, error) {
 // Each reads and analyzes the inputs n names, as n says, and hands use the
 // report of each session in the order of the inputs, as soon as it is
 // ready: what use does not keep is let go. Problems with some inputs are
-// told and make it return ErrPartial once the rest is read; it returns no
-// other error.
+// told and make it return ErrPartial once the rest is read, or
+// ErrNothingRead when there is no rest; it returns no other error.
 //
 // Secrets are masked before analysis, each input by a Redactor of its own
 // that remembers them (so that one masked where it was assigned is masked
@@ -139,6 +143,7 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 		parts: n.Parts && n.Period.IsZero()}
 
 	sessions, unknown, empty := 0, 0, 0
+	readOK := 0     // inputs read without error
 	byFileTime := 0 // sessions without times, kept in the period by their files' times
 	workers := min(runtime.GOMAXPROCS(0), max(len(sources), 1))
 	read := func(i int, part func(result)) result { return rd.read(sources[i], n.Stdin, part) }
@@ -173,12 +178,15 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 		case r.err != nil:
 			t.fail("%v", r.err)
 		}
+		if r.err == nil {
+			readOK++
+		}
 		t.skipped(src.name, r.skipped, r.moreSkipped)
 		for _, rep := range r.reports {
 			if !n.Period.Holds(rep.Session, r.modTime) {
 				continue
 			}
-			if !n.Period.IsZero() && rep.Session.Start.IsZero() {
+			if !n.Period.IsZero() && rep.Session.Start.IsZero() && !r.modTime.IsZero() {
 				byFileTime++
 			}
 			if r.known != nil && !n.CountsOnly {
@@ -206,10 +214,13 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 	switch {
 	case sessions == 0 && !t.lost && n.Period.IsZero():
 		t.fail("retrace: no transcripts found in %s", strings.Join(n.Paths, ", "))
-	case sessions == 0 && !t.lost:
+	case sessions == 0 && readOK > 0 && !n.Period.IsZero():
 		t.warn("", "retrace: no session was active in the period (--since, --until)")
 	}
-	if t.lost {
+	switch {
+	case t.lost && readOK == 0:
+		return ErrNothingRead
+	case t.lost:
 		return ErrPartial
 	}
 	return nil

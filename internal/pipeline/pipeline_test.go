@@ -153,12 +153,12 @@ func TestDiscover(t *testing.T) {
 
 // TestDiscoverNamed checks that a file named on the command line is not
 // passed over as one found in a folder is: an empty or unknown file is
-// an input lost.
+// an input lost, and when no input is left, nothing was read.
 func TestDiscoverNamed(t *testing.T) {
 	dir := write(t, t.TempDir(), map[string][]byte{"empty.jsonl": nil, "notes.txt": []byte("not a transcript\n")})
 	_, msgs, err := run(t, Needs{Paths: []string{filepath.Join(dir, "empty.jsonl"), filepath.Join(dir, "notes.txt")}})
-	if err != ErrPartial {
-		t.Errorf("Each = %v, want ErrPartial", err)
+	if err != ErrNothingRead {
+		t.Errorf("Each = %v, want ErrNothingRead", err)
 	}
 	want := []Message{
 		{Text: filepath.Join(dir, "empty.jsonl") + ": empty file", Lost: true, Kind: KindUnread},
