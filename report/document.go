@@ -2,11 +2,15 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/diagnose"
+	"github.com/retrace-dev/retrace/parser"
 )
 
 // A document is a post-mortem as `retrace report` writes it, built once
@@ -35,22 +39,34 @@ type categoryCount struct {
 
 type sessionDoc struct {
 	Path, Format, ID, Title string
-	Agent, Model            string
-	Start                   string // "2026-03-09 13:40 UTC", or ""
-	Duration                string // "50m00s", or ""
-	Calls, Failures         int
-	Fixed, Unresolved       int
-	Lost                    string // "5m10s lost", "time lost unknown"
-	CallsLost               int
-	Notes                   []string
-	Chains                  []*chainDoc // fixed chains, in order
-	Open                    []*chainDoc // unresolved chains, in order
-	Results                 []resultRow
-	Timeline                *timelineDoc
+	// Anchor is the session's element id in the HTML page, unique within
+	// it and made of [a-z0-9-] only (anchorID).
+	Anchor string
+	// Label names the session apart from the others, as the summary does:
+	// its project and short id, or its file.
+	Label   string
+	Project string
+	// Heading is the title as plain text, its Markdown marks taken out.
+	Heading           string
+	Categories        []string // the categories of its failures, in diagnose's order
+	Seconds           float64  // the time its failures cost; see Lost
+	Agent, Model      string
+	Start             string // "2026-03-09 13:40 UTC", or ""
+	Duration          string // "50m00s", or ""
+	Calls, Failures   int
+	Fixed, Unresolved int
+	Lost              string // "5m10s lost", "time lost unknown"
+	CallsLost         int
+	Notes             []string
+	Chains            []*chainDoc // fixed chains, in order
+	Open              []*chainDoc // unresolved chains, in order
+	Results           []resultRow
+	Timeline          *timelineDoc
 }
 
 type chainDoc struct {
 	N        int
+	Anchor   string // its element id in the HTML page (anchorID)
 	Target   string
 	Outcome  string // "fixed at msg 35", "never fixed"
 	Fixed    bool
@@ -74,6 +90,7 @@ type failureDoc struct {
 	Why     string // "exit code 2; argparse signature: cli-usage (argparse)"
 	Excerpt []string
 	Notes   []string // rejected and offered flags, the exception's frame
+	Marks   []string // the words of Command the fix changed or dropped
 }
 
 type stepDoc struct {
@@ -88,6 +105,7 @@ type fixDoc struct {
 	Text    string
 	Lines   []string // what changed
 	Result  string
+	Marks   []string // the words of Command the fix added or changed
 }
 
 // A resultRow is one series of benchmark runs: a metric of a target in one
@@ -98,6 +116,10 @@ type resultRow struct {
 	First, Best, Last, Change, Trend string
 	Baseline                         string
 	Points                           []*analyzer.Bench
+	Better                           string // "higher", "lower" or ""
+	// Caveat says why First and Last may not compare: the runs are the
+	// steps of a sweep, or the target's own file was edited between them.
+	Caveat string
 }
 
 // maxLessons bounds the lessons a report lists.
@@ -116,22 +138,113 @@ func newDocument(r *analyzer.Report) *document {
 		d.Lessons = append(d.Lessons, lessonRow{Target: clean(l.Target, 200), Wrong: clean(l.Wrong, 200), Right: clean(l.Right, 200), Count: l.Count})
 	}
 	d.Snippet = snippetLines(r.Lessons)
+	labels := sessionLabels(sum.Sessions)
+	ids := anchors{}
 	for i, sr := range r.Sessions {
-		d.Sessions = append(d.Sessions, newSessionDoc(sr, sum.Sessions[i]))
+		ss := sum.Sessions[i]
+		sd := newSessionDoc(sr, ss)
+		sd.Label = labels[ss.Path+"\x00"+ss.ID]
+		sd.Anchor = ids.add("s-" + sessionKey(ss))
+		for _, cd := range append(sd.Chains[:len(sd.Chains):len(sd.Chains)], sd.Open...) {
+			cd.Anchor = ids.add(fmt.Sprintf("%s-m%d", sd.Anchor, cd.Msg))
+		}
+		d.Sessions = append(d.Sessions, sd)
 	}
 	return d
 }
+
+// sessionKey is what a session's anchor is made from: the short id, or
+// else the file's name.
+func sessionKey(ss analyzer.SessionSummary) string {
+	if ss.ID != "" {
+		return shortID(ss.ID)
+	}
+	return strings.TrimSuffix(filepath.Base(ss.Path), filepath.Ext(ss.Path))
+}
+
+// anchors hands out the element ids of a page, each once.
+type anchors map[string]bool
+
+// maxAnchor bounds the length of an anchor before its counter.
+const maxAnchor = 40
+
+// add returns an id made of want: lower-case letters, digits and single
+// dashes only, so that it is safe in a URL's fragment and in CSS, with
+// "-2", "-3"… added when an earlier id took it. The same inputs give the
+// same ids, so a link into a page stays good when the page is written
+// again.
+func (a anchors) add(want string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(want) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+		if b.Len() >= maxAnchor {
+			break
+		}
+	}
+	base := b.String()
+	if base == "" || base[0] < 'a' || base[0] > 'z' {
+		base = "x-" + base
+	}
+	id := base
+	for n := 2; a[id]; n++ {
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+	a[id] = true
+	return id
+}
+
+// plainTitle writes a title as plain text: without the marks of a
+// Markdown heading, list item or quote at its start, emphasis, code spans,
+// or a link's address.
+func plainTitle(s string) string {
+	s = mdLeadRE.ReplaceAllString(strings.TrimSpace(s), "")
+	s = mdLinkRE.ReplaceAllString(s, "$1")
+	for _, re := range mdEmphasisREs {
+		s = re.ReplaceAllString(s, "$1")
+	}
+	return strings.TrimSpace(strings.ReplaceAll(s, "`", ""))
+}
+
+var (
+	mdLeadRE = regexp.MustCompile(`^(?:#{1,6}\s+|>\s*|[-*+]\s+)+`)
+	mdLinkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	// mdEmphasisREs match strong, emphasis and strike-through, the
+	// strongest first; RE2 has no back-references to pair the marks.
+	mdEmphasisREs = []*regexp.Regexp{
+		regexp.MustCompile(`\*\*(\S(?:.*?\S)?)\*\*`), regexp.MustCompile(`__(\S(?:.*?\S)?)__`),
+		regexp.MustCompile(`~~(\S(?:.*?\S)?)~~`), regexp.MustCompile(`\*(\S(?:.*?\S)?)\*`),
+	}
+)
 
 func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sessionDoc {
 	s := sr.Session
 	sd := &sessionDoc{
 		Path: clean(s.Path, 300), Format: s.Format, ID: clean(s.ID, 100), Title: clean(s.Title, 120),
+		Heading: clean(plainTitle(s.Title), 120), Project: clean(ss.Project, 80),
 		Agent: clean(s.Agent, 40), Model: clean(s.Model, 80),
 		Calls: ss.Calls, Failures: ss.Failures, Fixed: ss.Fixed, Unresolved: ss.Unresolved, CallsLost: ss.CallsLost,
-		Lost: duration(ss.SecondsLost) + " lost",
+		Lost: duration(ss.SecondsLost) + " lost", Seconds: ss.SecondsLost,
 	}
 	if ss.Untimed {
 		sd.Lost = "time lost unknown"
+		sd.Seconds = -1
+	}
+	for _, c := range diagnose.Categories {
+		for _, f := range sr.Failures {
+			if f.Category == c {
+				sd.Categories = append(sd.Categories, string(c))
+				break
+			}
+		}
 	}
 	for _, n := range s.Notes {
 		sd.Notes = append(sd.Notes, clean(n, 300))
@@ -156,10 +269,31 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 		c := r.cells()
 		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: clean(r.unit, maxUnit),
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
-			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points})
+			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points, Better: r.better, Caveat: caveat(r, s.Calls)})
 	}
 	sd.Timeline = newTimeline(sr)
 	return sd
+}
+
+// caveat says why the first and last runs of a series may not compare:
+// they are the steps of a sweep, or the file the series is named after was
+// edited between them (the benchmark itself changed, not only the code it
+// measures).
+func caveat(r *series, calls []*parser.Call) string {
+	if len(r.points) < 2 {
+		return ""
+	}
+	if r.sweep {
+		return "the runs are the steps of a sweep, not repeats of one run"
+	}
+	first, last := r.points[0].Msg, r.points[len(r.points)-1].Msg
+	for _, c := range calls {
+		if c.Msg >= first && c.Msg < last && (c.Kind == parser.KindEdit || c.Kind == parser.KindWrite) &&
+			c.File != "" && filepath.Base(c.File) == r.target {
+			return clean(fmt.Sprintf("%s itself was edited at msg %d, between the runs: they may not measure the same work", r.target, c.Msg), 200)
+		}
+	}
+	return ""
 }
 
 func newChainDoc(ch *analyzer.Chain) *chainDoc {
@@ -185,6 +319,7 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 		if g.Parser != "" {
 			fd.Why += " (" + g.Parser + ")"
 		}
+		fd.Marks = failureMarks(ch, g)
 		if len(g.BadFlags) > 0 {
 			note := "rejected " + strings.Join(g.BadFlags, ", ")
 			if len(g.ValidFlags) > 0 {
@@ -217,6 +352,7 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 		if len(ch.Benchmarks) > 0 {
 			fx.Result = headline(ch.Benchmarks)
 		}
+		fx.Marks = fixMarks(ch.Diff)
 		cd.Fix = fx
 	case ch.Workaround != nil:
 		cd.Outcome = fmt.Sprintf("worked around at msg %d", ch.Workaround.Msg)
@@ -231,6 +367,47 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 		cd.Cost += fmt.Sprintf(", %d output tokens", ch.Cost.Tokens)
 	}
 	return cd
+}
+
+// failureMarks lists the words of a failed command to set apart: the flags
+// its error rejected and, for the last failure before the fix, what the
+// fix dropped, renamed or gave another value.
+func failureMarks(ch *analyzer.Chain, f *analyzer.Failure) []string {
+	marks := slices.Clone(f.BadFlags)
+	if fs := ch.Failures(); ch.Diff != nil && fs[len(fs)-1] == f {
+		for _, r := range ch.Diff.Renamed {
+			marks = append(marks, r.From)
+		}
+		for _, c := range ch.Diff.Changed {
+			marks = append(marks, c.Flag+" "+c.From, c.Flag+"="+c.From)
+		}
+		marks = append(marks, ch.Diff.Removed...)
+	}
+	return cleanAll(marks)
+}
+
+// fixMarks lists the words of a fix's command that the diff says it added,
+// renamed or gave another value.
+func fixMarks(d *analyzer.Diff) []string {
+	if d == nil {
+		return nil
+	}
+	var marks []string
+	for _, r := range d.Renamed {
+		marks = append(marks, r.To)
+	}
+	for _, c := range d.Changed {
+		marks = append(marks, c.Flag+" "+c.To, c.Flag+"="+c.To)
+	}
+	return cleanAll(append(marks, d.Added...))
+}
+
+// cleanAll cleans each string as a command's line is (cleanText).
+func cleanAll(ss []string) []string {
+	for i, s := range ss {
+		ss[i] = cleanText(s)
+	}
+	return ss
 }
 
 // snippetLines writes the lessons as Markdown bullets, as `lessons -f
