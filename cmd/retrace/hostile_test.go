@@ -87,7 +87,9 @@ var pageTags = map[string]bool{
 	"h1": true, "h2": true, "h3": true, "h4": true, "p": true, "div": true, "b": true, "i": true, "span": true,
 	"table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true, "code": true, "pre": true,
 	"details": true, "summary": true, "ul": true, "li": true, "blockquote": true, "script": true,
-	"svg": true, "line": true, "rect": true, "circle": true, "text": true, "polyline": true,
+	"svg": true, "line": true, "rect": true, "circle": true, "text": true, "polyline": true, "path": true,
+	"a": true, "mark": true, "section": true, "nav": true, "caption": true, "figure": true, "figcaption": true,
+	"form": true, "label": true, "select": true, "option": true, "input": true, "output": true,
 }
 
 var tagRE = regexp.MustCompile(`<\/?([a-zA-Z][a-zA-Z0-9]*)`)
@@ -112,6 +114,11 @@ func TestHostileHTML(t *testing.T) {
 	}
 	if regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+=`).MatchString(page) {
 		t.Error("the page holds an event handler attribute")
+	}
+	for _, m := range regexp.MustCompile(`(?i)\shref="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+		if !regexp.MustCompile(`^#[a-z][a-z0-9-]*$`).MatchString(m[1]) {
+			t.Errorf("the page links to %q, not to an anchor of its own", m[1])
+		}
 	}
 	if strings.ContainsAny(page, "\x1b\x07") {
 		t.Error("the page holds terminal escape sequences")
