@@ -59,3 +59,16 @@ func keeps(in, out string) bool {
 	}
 	return strings.HasSuffix(in[pos:], pieces[len(pieces)-1])
 }
+
+// TestKnownRuneBoundaries checks that a value remembered from text that is
+// not UTF-8 is not found inside a character of valid text: a password
+// whose last byte starts a character it lacks.
+func TestKnownRuneBoundaries(t *testing.T) {
+	r := newTest(false).Remembering()
+	r.String("password=p\xc3\xa4ssw\xc3 and more")
+	for _, in := range []string{"pässwö", "xx pässwö yy", "password=pässwö"} {
+		if out := r.String(in); !utf8.ValidString(out) {
+			t.Errorf("String(%q) = %q, not UTF-8", in, out)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // This file holds what a Redactor remembers: the secrets it has masked, so
@@ -57,10 +58,11 @@ func head4(s string) uint32 {
 }
 
 // learn remembers the values of s that found masks, but for those that run
-// into a cut: their ends are not known.
+// into a cut (their ends are not known) and those that are not UTF-8 (a
+// value ending inside a character would be found inside another).
 func (m *memory) learn(s string, found []span) {
 	for _, f := range found {
-		if v := s[f.start:f.end]; !cutAt(s, f.end) && memorable(v, f.kind) {
+		if v := s[f.start:f.end]; !cutAt(s, f.end) && utf8.ValidString(v) && memorable(v, f.kind) {
 			m.add(strings.Clone(v), f.kind) // not a slice of a long text
 		}
 	}
@@ -133,7 +135,7 @@ func (m *memory) find(s string, found []span, cuts []cutKnown) ([]span, []cutKno
 		}
 		for _, val := range m.heads[head4(s[i:])] {
 			if strings.HasPrefix(s[i:], val) {
-				if e := i + len(val); e == len(s) || !(is(s[e], cUWord) && is(val[len(val)-1], cUWord)) {
+				if e := i + len(val); e == len(s) || utf8.RuneStart(s[e]) && !(is(s[e], cUWord) && is(val[len(val)-1], cUWord)) {
 					found = append(found, span{i, e, m.kinds[val]})
 					i = e - 1
 					break
