@@ -72,3 +72,18 @@ func TestKnownRuneBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestMemorableSpaces checks that a value masked with white space at its
+// edge is not remembered: where the memory finds it again, the edges of
+// its mask could differ from the rule's, and masking twice would differ
+// from masking once (FuzzString found " -pAss \xa5").
+func TestMemorableSpaces(t *testing.T) {
+	for _, v := range []string{" -pAss", "-pAss ", "\t-pAss1"} {
+		if memorable(v, kindPassword) {
+			t.Errorf("memorable(%q) = true", v)
+		}
+	}
+	if !memorable("-pAss1", kindPassword) {
+		t.Errorf("memorable(%q) = false", "-pAss1")
+	}
+}

@@ -34,12 +34,13 @@ type memory struct {
 }
 
 // memorable reports whether the masked value v, found as k, is worth
-// remembering: long enough, on one line, and not a word: it holds a
+// remembering: long enough, on one line, not starting or ending with
+// white space (a mask's edges may move), and not a word: it holds a
 // letter and a byte that is not one, as generated tokens and most
 // passwords do, and words and numbers ("postgres", "123456") do not.
 func memorable(v string, k kind) bool {
 	if len(v) < minKnown || len(v) > maxValue || k == kindPrivateKey || k >= kindHost ||
-		strings.ContainsAny(v, "\n\r") || placeholder(v) {
+		strings.ContainsAny(v, "\n\r") || strings.TrimSpace(v) != v || placeholder(v) {
 		return false
 	}
 	letter, other := false, false
