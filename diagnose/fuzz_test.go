@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -58,6 +59,33 @@ func FuzzDiagnose(f *testing.F) {
 		}
 		if ex := d.ExcerptOf(out); len(ex) > MaxExcerpt {
 			t.Errorf("excerpt of %d lines", len(ex))
+		}
+	})
+}
+
+// FuzzAttributed holds attributed, which rules an output out by the names
+// of the programs, to the expression it stands in front of: the lines in
+// which a program names itself are the same.
+func FuzzAttributed(f *testing.F) {
+	_, outs := failureCases(f)
+	for i, o := range outs {
+		f.Add(o, []string{"cp", "git", "cd", "python3", "make"}[i%5])
+	}
+	f.Add("bash: line 1: cd: x: No such file or directory\n", "cd")
+	f.Add("(eval):cd:1: no such file or directory: x", "cd")
+	f.Fuzz(func(t *testing.T, out, prog string) {
+		named := func(all [][]int) (lines []string) {
+			for _, m := range all {
+				if out[m[2]:m[3]] == prog {
+					lines = append(lines, out[m[0]:m[1]])
+				}
+			}
+			return lines
+		}
+		want := named(attributedRE.FindAllStringSubmatchIndex(out, -1))
+		got := named(attributed(out, slices.Values([]string{prog})))
+		if !slices.Equal(got, want) {
+			t.Errorf("attributed(%q, %q) = %q, the expression finds %q", out, prog, got, want)
 		}
 	})
 }

@@ -1,7 +1,10 @@
 package diagnose
 
 import (
+	"iter"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
@@ -43,9 +46,9 @@ func viewerFailed(out string, cmd *shell.Command) *Diagnosis {
 	}
 	msg := ""
 	prog := cmd.Program()
-	for _, m := range attributedRE.FindAllStringSubmatch(out, -1) {
-		if m[1] == prog && failureWordRE.MatchString(m[2]) {
-			msg = m[0]
+	for _, m := range attributed(out, slices.Values([]string{prog})) {
+		if out[m[2]:m[3]] == prog && failureWordRE.MatchString(out[m[4]:m[5]]) {
+			msg = out[m[0]:m[1]]
 			break
 		}
 	}
@@ -96,6 +99,19 @@ func fallbackRan(out string, cmd *shell.Command) *Diagnosis {
 // or directory", zsh's "(eval):cd:1: no such file or directory: x".
 var attributedRE = prefilter.MustCompile(`(?m)^(?:\S*sh: (?:line \d+: )?|\(eval\):)?([\w.+-]+)(?::\d+)?: (.+)$`)
 
+// attributed returns attributedRE's matches in out, with their groups, of
+// lines in which one of progs names itself. The expression has no literal
+// to rule out a text by, and most outputs name none of the line's
+// programs: a program names itself only if its name and a colon are in out.
+func attributed(out string, progs iter.Seq[string]) [][]int {
+	for p := range progs {
+		if p != "" && strings.Contains(out, p+":") {
+			return attributedRE.FindAllStringSubmatchIndex(out, -1)
+		}
+	}
+	return nil
+}
+
 // otherCommandFailed finds an error that another command of the line
 // printed under its own name, which the line's status hides: the command
 // of interest when its own status is hidden too, or any other command of
@@ -105,7 +121,7 @@ func otherCommandFailed(out string, cmd *shell.Command) *Diagnosis {
 	if len(progs) == 0 {
 		return nil
 	}
-	for _, m := range attributedRE.FindAllStringSubmatchIndex(out, -1) {
+	for _, m := range attributed(out, maps.Keys(progs)) {
 		prog := out[m[2]:m[3]]
 		argv, ok := progs[prog]
 		if !ok {

@@ -58,7 +58,7 @@ var all []*Regexp
 const minNeedle = 3
 
 // maxNeedles bounds the needles searched for one expression.
-const maxNeedles = 12
+const maxNeedles = 24
 
 // MustCompile compiles expr, as regexp.MustCompile does, with its
 // pre-filter: for expressions run on whole outputs.
