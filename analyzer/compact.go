@@ -32,3 +32,23 @@ func (r *SessionReport) Compact() {
 		}
 	}
 }
+
+// Detach lets go of the links from the report's findings to its session's
+// calls, for a command that keeps the findings (failures, chains, numbers)
+// past the session and prints none of the calls' texts: Failure.Call,
+// Chain.BetweenCalls and Chain.FixCall return nil after it, and every
+// other field of the findings is as it was.
+func (r *SessionReport) Detach() {
+	for _, f := range r.Failures {
+		f.call = nil
+	}
+	for _, ch := range r.Chains {
+		for _, f := range ch.failures {
+			f.call = nil
+		}
+		if ch.Failure != nil {
+			ch.Failure.call = nil
+		}
+		ch.between, ch.fix = nil, nil
+	}
+}

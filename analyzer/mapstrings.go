@@ -24,13 +24,13 @@ func (r *SessionReport) MapFindings(f func(string) string) {
 	r.Session.MapStrings(f)
 	r.Session.Format = f(r.Session.Format)
 	for _, fl := range r.Failures {
-		fl.mapStrings(f)
+		fl.MapStrings(f)
 	}
 	for _, ch := range r.Chains {
 		ch.MapStrings(f)
 	}
 	for _, b := range r.Benchmarks {
-		b.mapStrings(f)
+		b.MapStrings(f)
 	}
 	for _, t := range r.Timelines {
 		t.mapStrings(f)
@@ -52,7 +52,9 @@ func (ref *SessionRef) mapStrings(f func(string) string) {
 	ref.Format, ref.ID = f(ref.Format), f(ref.ID)
 }
 
-func (fl *Failure) mapStrings(f func(string) string) {
+// MapStrings replaces each text of the failure that came from a transcript
+// with f of it.
+func (fl *Failure) MapStrings(f func(string) string) {
 	fl.Session.mapStrings(f)
 	for _, p := range []*string{&fl.CallID, &fl.Tool, &fl.Command, &fl.Target, &fl.Host, &fl.Sidechain} {
 		*p = f(*p)
@@ -70,10 +72,10 @@ func (fl *Failure) mapStrings(f func(string) string) {
 func (ch *Chain) MapStrings(f func(string) string) {
 	ch.Session.mapStrings(f)
 	if ch.Failure != nil {
-		ch.Failure.mapStrings(f)
+		ch.Failure.MapStrings(f)
 	}
 	for _, fl := range ch.failures {
-		fl.mapStrings(f)
+		fl.MapStrings(f)
 	}
 	mapAll(ch.Retries, f)
 	if fx := ch.Fix; fx != nil {
@@ -104,7 +106,7 @@ func (ch *Chain) MapStrings(f func(string) string) {
 		ch.Workaround.mapStrings(f)
 	}
 	for _, b := range ch.Benchmarks {
-		b.mapStrings(f)
+		b.MapStrings(f)
 	}
 }
 
@@ -116,16 +118,18 @@ func (t *Timeline) mapStrings(f func(string) string) {
 	t.Target, t.Label, t.Unit, t.Better = f(t.Target), f(t.Label), f(t.Unit), f(t.Better)
 	mapContext(t.Context, f)
 	for _, b := range t.Points {
-		b.mapStrings(f)
+		b.MapStrings(f)
 	}
 	for _, b := range []*Bench{t.First, t.Best, t.Last, t.Baseline} {
 		if b != nil {
-			b.mapStrings(f)
+			b.MapStrings(f)
 		}
 	}
 }
 
-func (b *Bench) mapStrings(f func(string) string) {
+// MapStrings replaces each text of the number that came from a transcript
+// with f of it.
+func (b *Bench) MapStrings(f func(string) string) {
 	b.Session.mapStrings(f)
 	for _, p := range []*string{&b.CallID, &b.Target, &b.Label, &b.Unit, &b.Text, &b.Source} {
 		*p = f(*p)

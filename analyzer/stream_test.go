@@ -327,3 +327,53 @@ func FuzzStreamParts(f *testing.F) {
 		}
 	})
 }
+
+// TestDetach checks that the rows of the errors, pairs and bench reports,
+// in every format, are the same once their session's report is detached
+// from its calls, and that the findings no longer hold a call.
+func TestDetach(t *testing.T) {
+	rows := func(sr *analyzer.SessionReport) string {
+		var b bytes.Buffer
+		for _, format := range report.Formats() {
+			o := report.Options{Format: format}
+			_ = report.Errors(&b, o, sr.Failures)
+			_ = report.Pairs(&b, o, sr.Chains)
+			_ = report.Bench(&b, o, sr.Benchmarks)
+			_ = report.Timelines(&b, o, analyzer.TimelinesOf(sr.Benchmarks))
+		}
+		return b.String()
+	}
+	chains := 0
+	for name, data := range streamSamples(t) {
+		s, _ := parser.Parse(bytes.NewReader(data), name, nil)
+		if s == nil {
+			continue
+		}
+		sr := analyzer.AnalyzeSession(s)
+		sr.Compact()
+		before := rows(sr)
+		sr.Detach()
+		if diff := cmp.Diff(before, rows(sr)); diff != "" {
+			t.Errorf("%s: the rows changed when detached (-before +after):\n%s", name, diff)
+		}
+		for _, f := range sr.Failures {
+			if f.Call() != nil {
+				t.Errorf("%s: failure at msg %d still holds its call", name, f.Msg)
+			}
+		}
+		for _, ch := range sr.Chains {
+			chains++
+			if ch.FixCall() != nil || len(ch.BetweenCalls()) > 0 {
+				t.Errorf("%s: chain at msg %d still holds its calls", name, ch.Failure.Msg)
+			}
+			for _, f := range ch.Failures() {
+				if f.Call() != nil {
+					t.Errorf("%s: a failure of the chain at msg %d still holds its call", name, ch.Failure.Msg)
+				}
+			}
+		}
+	}
+	if chains == 0 {
+		t.Fatal("no chain in the samples")
+	}
+}

@@ -94,33 +94,41 @@ func betterOf(unit string) string {
 // the assistant's text, or without a label, matches every label, in its
 // own session only.
 func Timelines(reports []*SessionReport) []*Timeline {
+	var numbers []*Bench
+	for _, r := range reports {
+		numbers = append(numbers, r.Benchmarks...)
+	}
+	return TimelinesOf(numbers)
+}
+
+// TimelinesOf is Timelines of the numbers of some sessions, in their
+// order.
+func TimelinesOf(numbers []*Bench) []*Timeline {
 	var out []*Timeline
 	index := map[string]*Timeline{}
 	sessions := map[*Timeline]map[SessionRef]bool{}
 	var baselines []*Bench
 	all := true // every run has a start time
-	for _, r := range reports {
-		for _, b := range r.Benchmarks {
-			if b.Failed {
-				continue
-			}
-			if b.Baseline {
-				baselines = append(baselines, b)
-				continue
-			}
-			all = all && !b.Time.IsZero()
-			cfg := configOf(b)
-			key := timelineKey(b.Target, b.Label, b.Unit, cfg)
-			t := index[key]
-			if t == nil {
-				t = &Timeline{Target: b.Target, Label: b.Label, Unit: b.Unit, Context: cfg, Better: betterOf(b.Unit)}
-				index[key] = t
-				sessions[t] = map[SessionRef]bool{}
-				out = append(out, t)
-			}
-			t.Points = append(t.Points, b)
-			sessions[t][b.Session] = true
+	for _, b := range numbers {
+		if b.Failed {
+			continue
 		}
+		if b.Baseline {
+			baselines = append(baselines, b)
+			continue
+		}
+		all = all && !b.Time.IsZero()
+		cfg := configOf(b)
+		key := timelineKey(b.Target, b.Label, b.Unit, cfg)
+		t := index[key]
+		if t == nil {
+			t = &Timeline{Target: b.Target, Label: b.Label, Unit: b.Unit, Context: cfg, Better: betterOf(b.Unit)}
+			index[key] = t
+			sessions[t] = map[SessionRef]bool{}
+			out = append(out, t)
+		}
+		t.Points = append(t.Points, b)
+		sessions[t][b.Session] = true
 	}
 	for _, t := range out {
 		if all {

@@ -23,14 +23,17 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 			return report.Bench(w, g.options(env, c.Format), c.numbers(nil, sr))
 		}, nil)
 	}
-	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {
-		if o.Format == report.Table && !c.Runs {
-			return report.Timelines(w, o, w.report.Timelines)
+	o := g.options(env, c.Format)
+	if o.Format == report.Table && !c.Runs {
+		// The timelines leave out the numbers of failed runs themselves.
+		all := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
+			return append(list, sr.Benchmarks...)
 		}
-		var bench []*analyzer.Bench
-		for _, s := range w.report.Sessions {
-			bench = c.numbers(bench, s)
-		}
+		return streamRows(&c.inputs, g, env, needs, all, (*analyzer.Bench).MapStrings, func(w io.Writer, bench []*analyzer.Bench) error {
+			return report.Timelines(w, o, analyzer.TimelinesOf(bench))
+		})
+	}
+	return streamRows(&c.inputs, g, env, needs, c.numbers, (*analyzer.Bench).MapStrings, func(w io.Writer, bench []*analyzer.Bench) error {
 		return report.Bench(w, o, bench)
 	})
 }

@@ -23,12 +23,8 @@ func (c *errorsCmd) Run(g *Globals, env *Env) error {
 			return report.Errors(w, g.options(env, c.Format), c.failures(nil, sr))
 		}, nil)
 	}
-	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {
-		var failures []*analyzer.Failure
-		for _, s := range w.report.Sessions {
-			failures = c.failures(failures, s)
-		}
-		return report.Errors(w, o, failures)
+	return streamRows(&c.inputs, g, env, needs, c.failures, (*analyzer.Failure).MapStrings, func(w io.Writer, failures []*analyzer.Failure) error {
+		return report.Errors(w, g.options(env, c.Format), failures)
 	})
 }
 

@@ -7,38 +7,12 @@ import (
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/internal/redact"
-	"github.com/retrace-dev/retrace/report"
 )
 
-// output is a command's buffered standard output, with the report it
-// renders.
-type output struct {
-	*bufio.Writer
-	report *analyzer.Report
-}
-
-// render loads the inputs as n says, then writes with write in the given
-// format. What could be read is rendered even when some input could not
-// be.
-func (in *inputs) render(g *Globals, env *Env, n pipeline.Needs, format string, write func(*output, report.Options) error) error {
-	rep, loadErr := in.load(g, env, n, nil)
-	if rep == nil {
-		return loadErr
-	}
-	w := &output{Writer: bufio.NewWriter(env.Stdout), report: rep}
-	if err := write(w, g.options(env, format)); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return loadErr
-}
-
-// stream is render for what is written a session at a time, or drawn from
-// what is kept of each session rather than from the whole report: each
-// session's report is handed to each as soon as it is analyzed, and let go,
-// so that memory holds a few sessions rather than all of them. Then end,
+// stream loads the inputs as n says, for what is written a session at a
+// time, or drawn from what is kept of each session: each session's report
+// is handed to each as soon as it is analyzed, and let go, so that memory
+// holds a few sessions rather than all of them. Then end,
 // when not nil, writes what was kept, masking with known what it drew from
 // the sessions (see inputs.each).
 func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Writer, *analyzer.SessionReport) error, end func(w io.Writer, known *redact.Redactor) error) error {
@@ -63,4 +37,28 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 		return err
 	}
 	return loadErr
+}
+
+// streamRows is stream for a command that prints rows drawn from each
+// session (failures, chains, numbers) and quotes none of its calls: pick
+// appends the rows of a session, detached from its calls, to the list,
+// and the session is let go; once every input is read, the
+// rows are masked with mask and the secrets every input taught, and
+// written with write. Memory holds the rows, not the sessions.
+func streamRows[T any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
+	pick func([]T, *analyzer.SessionReport) []T, mask func(T, func(string) string),
+	write func(io.Writer, []T) error) error {
+	var rows []T
+	return in.stream(g, env, n, func(_ io.Writer, sr *analyzer.SessionReport) error {
+		sr.Detach()
+		rows = pick(rows, sr)
+		return nil
+	}, func(w io.Writer, known *redact.Redactor) error {
+		if known != nil {
+			for _, r := range rows {
+				mask(r, known.String)
+			}
+		}
+		return write(w, rows)
+	})
 }

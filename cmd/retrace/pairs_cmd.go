@@ -22,12 +22,8 @@ func (c *pairsCmd) Run(g *Globals, env *Env) error {
 			return report.Pairs(w, g.options(env, c.Format), c.chains(nil, sr))
 		}, nil)
 	}
-	return c.render(g, env, needs, c.Format, func(w *output, o report.Options) error {
-		var chains []*analyzer.Chain
-		for _, s := range w.report.Sessions {
-			chains = c.chains(chains, s)
-		}
-		return report.Pairs(w, o, chains)
+	return streamRows(&c.inputs, g, env, needs, c.chains, (*analyzer.Chain).MapStrings, func(w io.Writer, chains []*analyzer.Chain) error {
+		return report.Pairs(w, g.options(env, c.Format), chains)
 	})
 }
 

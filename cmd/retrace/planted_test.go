@@ -456,6 +456,7 @@ func TestKnownAcrossInputs(t *testing.T) {
 		{[]string{"errors", "-f", "json", echo, teach}},
 		{[]string{"errors", "-f", "csv", echo, teach}},
 		{[]string{"pairs", "-f", "json", echo, teach}},
+		{[]string{"pairs", echo, teach}},
 		{[]string{"report", echo, teach}},
 		{[]string{"summary", "-f", "json", echo, teach}},
 		{[]string{"errors", "-f", "jsonl", teach, echo}},
