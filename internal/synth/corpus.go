@@ -21,7 +21,11 @@ import (
 // tables. The proportions follow the public transcripts the team studied
 // (../shared/corpus): in Claude Code's files a shell output is 130 bytes
 // at the median and 1.3 KB at the 90th percentile, a file read 2 KB and
-// 13 KB, and a file takes about 8 KB per call.
+// 13 KB, and a file takes about 8 KB per call. The bytes of Claude Code's
+// files divide among the parts of their records as real ones do, within a
+// few points (go run ./tools/transcriptmix compares them): in the real
+// files, toolUseResult 33%, tool_result 13%, tool inputs 7%, images 10%,
+// thinking 6%, text 2%; in 100 MB of these, 36%, 22%, 4%, 7%, 6%, 1%.
 
 // Corpus returns session n of the corpus drawn from seed. The same seed
 // and n give the same session, byte for byte once written.
@@ -306,7 +310,7 @@ func (g *gen) prompt(first bool) {
 		text += "\n\n" + g.prose(g.between(1, 6))
 	}
 	st := Step{Prompt: text}
-	if g.r.IntN(25) == 0 {
+	if g.r.IntN(8) == 0 {
 		// A pasted screenshot: base64 the size of a small PNG.
 		img := make([]byte, g.logSize(20<<10, 400<<10))
 		for i := range img {
@@ -323,8 +327,8 @@ func (g *gen) prompt(first bool) {
 // think fills in what the assistant wrote before a call: its reasoning,
 // its text, its time and tokens.
 func (g *gen) think(st *Step) {
-	if g.r.IntN(3) == 0 {
-		st.Thinking = g.prose(g.logSize(3, 40))
+	if g.r.IntN(2) == 0 {
+		st.Thinking = g.prose(g.logSize(4, 50))
 	}
 	if st.Text == "" && g.r.IntN(5) < 2 {
 		st.Text = g.prose(g.between(1, 4))
@@ -459,7 +463,7 @@ func (g *gen) explore() {
 
 func (g *gen) read() {
 	f := g.file()
-	text := g.code(g.logSize(30, 600))
+	text := g.code(g.logSize(20, 250))
 	g.add(Step{Tool: "read", Input: []KV{{"file_path", g.abs(f)}}, Output: text, Duration: time.Duration(g.between(20, 200)) * time.Millisecond})
 }
 
@@ -470,7 +474,7 @@ func (g *gen) editStep(f, original string) Step {
 	at := g.r.IntN(len(lines))
 	n := min(g.between(1, 6), len(lines)-at)
 	oldText := strings.Join(lines[at:at+n], "\n")
-	newText := strings.TrimSuffix(g.code(g.between(1, 8)), "\n")
+	newText := strings.TrimSuffix(g.code(g.between(2, 24)), "\n")
 	snippet := append(append(append([]string{}, lines[max(at-4, 0):at]...), strings.Split(newText, "\n")...), lines[at+n:min(at+n+4, len(lines))]...)
 	return Step{Tool: "edit",
 		Input:    []KV{{"file_path", g.abs(f)}, {"old_string", oldText}, {"new_string", newText}},
@@ -481,12 +485,12 @@ func (g *gen) editStep(f, original string) Step {
 }
 
 func (g *gen) edit() {
-	g.add(g.editStep(g.file(), g.code(g.logSize(30, 500))))
+	g.add(g.editStep(g.file(), g.code(g.logSize(60, 900))))
 }
 
 func (g *gen) write() {
 	f := strings.TrimSuffix(g.file(), g.ext()) + "_" + pick(g.r, idents) + g.ext()
-	g.add(Step{Tool: "write", Input: []KV{{"file_path", g.abs(f)}, {"content", g.code(g.logSize(15, 300))}}})
+	g.add(Step{Tool: "write", Input: []KV{{"file_path", g.abs(f)}, {"content", g.code(g.logSize(40, 600))}}})
 }
 
 func (g *gen) grep() {
@@ -593,8 +597,8 @@ func (g *gen) testsFailThenFix() {
 // build, now and then longer than retrace keeps of an output.
 func (g *gen) longLog() {
 	var b strings.Builder
-	lines := g.logSize(40, 2500)
-	if g.r.IntN(12) == 0 {
+	lines := g.logSize(30, 1200)
+	if g.r.IntN(20) == 0 {
 		lines = g.between(1500, 6000)
 	}
 	cmd := ""
