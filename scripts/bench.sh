@@ -5,12 +5,15 @@
 #
 # Usage: scripts/bench.sh [CORPUS...]
 #
-# CORPUS is one of real-claude real-mixed claude-100MB claude-250MB
-# claude-500MB claude-1GB mixed-500MB single-2GB (the default: real-claude,
-# real-mixed, claude-1GB, mixed-500MB and single-2GB). The real corpora are
-# the transcripts of ../shared/corpus copied many times, written by
-# ../shared/perf/realcorpus.sh (they are left out when ../shared is not
-# there); the others are written by tools/gencorpus. Each is written into
+# CORPUS is one of real-claude real-mixed real-claude-3x real-claude-5GB
+# real-claude-10k claude-100MB claude-250MB claude-500MB claude-1GB
+# mixed-500MB single-2GB (the default: real-claude, real-mixed, claude-1GB,
+# mixed-500MB and single-2GB). The real corpora are the transcripts of
+# ../shared/corpus copied many times, written by ../shared/perf/realcorpus.sh
+# (they are left out when ../shared is not there): real-claude-3x and
+# real-claude-5GB hold real-claude 3 and 7 times over, as hard links;
+# real-claude-10k is real-claude cut at record boundaries into about 10 000
+# files of at most 80 kB. The others are written by tools/gencorpus. Each is written into
 # $BENCH_DIR (default /tmp/retrace-bench) once and kept; delete the folder
 # to draw them again. $RUNS (default 3) runs are made of each command, after
 # one that warms the page cache, and the fastest is reported with the
@@ -48,6 +51,31 @@ corpus() {
 			return 1
 		fi
 		"$SHARED/perf/realcorpus.sh" "${name#real-}" "$dir" >&2
+		echo "$dir"
+		return
+		;;
+	real-claude-3x | real-claude-5GB | real-claude-10k)
+		local src n i
+		src=$(corpus real-claude) || return 1
+		if [ ! -e "$dir.done" ]; then
+			rm -rf "$dir"
+			case $name in
+			real-claude-3x) n=3 ;;
+			real-claude-5GB) n=7 ;;
+			esac
+			if [ "$name" = real-claude-10k ]; then
+				mkdir -p "$dir"
+				for f in "$src"/*.jsonl; do
+					split -C 80k -d -a 3 --additional-suffix=.jsonl "$f" "$dir/$(basename "$f" .jsonl)-"
+				done
+			else
+				for i in $(seq "$n"); do
+					mkdir -p "$dir/$i"
+					ln "$src"/*.jsonl "$dir/$i/"
+				done
+			fi
+			touch "$dir.done"
+		fi
 		echo "$dir"
 		return
 		;;

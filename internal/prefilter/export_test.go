@@ -8,3 +8,6 @@ func (p *Regexp) From(s string) (int, bool) { return p.from(s) }
 
 // Needles returns p's needles; nil when it has none.
 func (p *Regexp) Needles() []string { p.ready(); return p.needles }
+
+// ByLine is byLine, for the differential tests.
+func (p *Regexp) ByLine(s string) bool { return p.byLine(s) }

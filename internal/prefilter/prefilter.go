@@ -30,7 +30,10 @@ import (
 // When no match can span a newline before its needle, a match starts at or
 // after the start of the line that holds the first needle in the text, and
 // the expression is run from there: `(?m)^.*(?:A|B).*$` reads one line
-// instead of the whole output.
+// instead of the whole output. When no match can hold a newline at all,
+// the expression is run on the lines that hold a needle, one at a time:
+// a line that holds a needle but no match (the "failed" of "0 failed")
+// does not have it read the rest of the output.
 
 // A Regexp is a regular expression with a literal pre-filter. Its methods
 // return what the same methods of regexp.Regexp return. It is compiled
@@ -47,6 +50,7 @@ type Regexp struct {
 	rare    []int    // the index in each needle of its rarest byte, which searches look for
 	fold    bool     // needles are in lower case and match in any case
 	seek    bool     // matches start at or after the line of the first needle
+	lines   bool     // no match holds a newline: each is in a line of a needle, read alone
 }
 
 // all lists every Regexp made, for the tests that check them against
@@ -100,6 +104,9 @@ func (p *Regexp) compile() {
 			p.rare = append(p.rare, rarest(n, p.fold))
 		}
 		p.seek = l.local && !hasOp(re, syntax.OpBeginText)
+		// Read alone, a line ends where the text does: an expression
+		// anchored at the text's ends would match otherwise.
+		p.lines = p.seek && !canNewline(re) && !hasOp(re, syntax.OpEndText)
 	}
 }
 
@@ -549,14 +556,133 @@ func foldsToASCII(s string, needles []string) bool {
 	return false
 }
 
+// needleLines calls yield with each line of s (its offset and its text,
+// without the newline) that holds a needle, in order, until yield returns
+// false. Each needle is searched for once per occurrence, so that the
+// lines of a long text are found in time linear in its length.
+func (p *Regexp) needleLines(s string, yield func(off int, line string) bool) {
+	var next [maxNeedles]int // the next occurrence of each needle; -1 when there is none, -2 before the first search
+	for k := range p.needles {
+		next[k] = -2
+	}
+	for pos := 0; pos <= len(s); {
+		first := -1
+		for k, n := range p.needles {
+			if next[k] == -1 {
+				continue
+			}
+			if next[k] < pos {
+				var j int
+				if p.fold {
+					j = indexFold(s[pos:], n, p.rare[k])
+				} else {
+					j = indexRare(s[pos:], n, p.rare[k])
+				}
+				if j < 0 {
+					next[k] = -1
+					continue
+				}
+				next[k] = pos + j
+			}
+			if first < 0 || next[k] < first {
+				first = next[k]
+			}
+		}
+		if first < 0 {
+			return
+		}
+		start := strings.LastIndexByte(s[:first], '\n') + 1
+		end := len(s)
+		if e := strings.IndexByte(s[first:], '\n'); e >= 0 {
+			end = first + e
+		}
+		if !yield(start, s[start:end]) {
+			return
+		}
+		pos = end + 1
+	}
+}
+
+// byLine reports whether the expression is to be run on s line by line
+// (see needleLines): not when a rune of s folds to a needle's ASCII
+// letter, which the needle search does not find.
+func (p *Regexp) byLine(s string) bool {
+	p.ready()
+	return p.lines && !(p.fold && foldsToASCII(s, p.needles))
+}
+
+// findLine returns the first match in s, as FindStringSubmatchIndex does
+// (with its groups when sub is set), when the expression is run by line.
+func (p *Regexp) findLine(s string, sub bool) (m []int) {
+	p.needleLines(s, func(off int, line string) bool {
+		if sub {
+			m = p.re.FindStringSubmatchIndex(line)
+		} else {
+			m = p.re.FindStringIndex(line)
+		}
+		shift(m, off)
+		return m == nil
+	})
+	return m
+}
+
+// findAllLines is FindAllStringSubmatchIndex (FindAllStringIndex unless
+// sub is set) when the expression is run by line.
+func (p *Regexp) findAllLines(s string, n int, sub bool) (all [][]int) {
+	if n == 0 {
+		return nil
+	}
+	p.needleLines(s, func(off int, line string) bool {
+		left := -1
+		if n > 0 {
+			left = n - len(all)
+		}
+		var ms [][]int
+		if sub {
+			ms = p.re.FindAllStringSubmatchIndex(line, left)
+		} else {
+			ms = p.re.FindAllStringIndex(line, left)
+		}
+		for _, m := range ms {
+			all = append(all, shift(m, off))
+		}
+		return n < 0 || len(all) < n
+	})
+	return all
+}
+
+// submatches returns the texts in s of the groups of a match m, as
+// FindStringSubmatch does.
+func submatches(s string, m []int) []string {
+	if m == nil {
+		return nil
+	}
+	out := make([]string, len(m)/2)
+	for i := range out {
+		if m[2*i] >= 0 {
+			out[i] = s[m[2*i]:m[2*i+1]]
+		}
+	}
+	return out
+}
+
 // MatchString is regexp.MatchString, skipping texts with no needle.
 func (p *Regexp) MatchString(s string) bool {
+	if p.byLine(s) {
+		return p.findLine(s, false) != nil
+	}
 	i, ok := p.from(s)
 	return ok && p.re.MatchString(s[i:])
 }
 
 // FindString is regexp.FindString, skipping texts with no needle.
 func (p *Regexp) FindString(s string) string {
+	if p.byLine(s) {
+		if m := p.findLine(s, false); m != nil {
+			return s[m[0]:m[1]]
+		}
+		return ""
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return ""
@@ -567,6 +693,9 @@ func (p *Regexp) FindString(s string) string {
 // FindStringIndex is regexp.FindStringIndex, skipping texts with no
 // needle.
 func (p *Regexp) FindStringIndex(s string) []int {
+	if p.byLine(s) {
+		return p.findLine(s, false)
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -577,6 +706,9 @@ func (p *Regexp) FindStringIndex(s string) []int {
 // FindStringSubmatch is regexp.FindStringSubmatch, skipping texts with no
 // needle.
 func (p *Regexp) FindStringSubmatch(s string) []string {
+	if p.byLine(s) {
+		return submatches(s, p.findLine(s, true))
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -587,6 +719,9 @@ func (p *Regexp) FindStringSubmatch(s string) []string {
 // FindStringSubmatchIndex is regexp.FindStringSubmatchIndex, skipping
 // texts with no needle.
 func (p *Regexp) FindStringSubmatchIndex(s string) []int {
+	if p.byLine(s) {
+		return p.findLine(s, true)
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -597,6 +732,9 @@ func (p *Regexp) FindStringSubmatchIndex(s string) []int {
 // FindAllStringIndex is regexp.FindAllStringIndex, skipping texts with no
 // needle.
 func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if p.byLine(s) {
+		return p.findAllLines(s, n, false)
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -611,6 +749,13 @@ func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
 // FindAllStringSubmatch is regexp.FindAllStringSubmatch, skipping texts
 // with no needle.
 func (p *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if p.byLine(s) {
+		var all [][]string
+		for _, m := range p.findAllLines(s, n, true) {
+			all = append(all, submatches(s, m))
+		}
+		return all
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return nil
@@ -621,6 +766,9 @@ func (p *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 // FindAllStringSubmatchIndex is regexp.FindAllStringSubmatchIndex,
 // skipping texts with no needle.
 func (p *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if p.byLine(s) {
+		return p.findAllLines(s, n, true)
+	}
 	i, ok := p.from(s)
 	if !ok {
 		return nil
