@@ -42,9 +42,9 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 // streamRows is stream for a command that prints rows drawn from each
 // session (failures, chains, numbers) and quotes none of its calls: pick
 // appends the rows of a session, detached from its calls, to the list,
-// and the session is let go; once every input is read, the
-// rows are masked with mask and the secrets every input taught, and
-// written with write. Memory holds the rows, not the sessions.
+// and the session is let go; once every input is read, the rows are
+// masked with mask and the secrets every input taught, and written with
+// write. Memory holds the rows, not the sessions.
 func streamRows[T any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
 	pick func([]T, *analyzer.SessionReport) []T, mask func(T, func(string) string),
 	write func(io.Writer, []T) error) error {
