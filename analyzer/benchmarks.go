@@ -53,19 +53,23 @@ type benchJSON struct {
 // Benchmarks extracts the numbers of a session's calls with opts: the
 // numbers AnalyzeSession finds with the zero bench.Options.
 func Benchmarks(s *parser.Session, opts bench.Options) []*Bench {
-	return newSessionAnalysis(s).benchmarksWith(opts)
+	out, _ := newSessionAnalysis(s).benchmarksWith(opts, "")
+	return out
 }
 
 // benchmarks extracts the numbers the session's shell calls printed.
 func (a *sessionAnalysis) benchmarks() []*Bench {
-	return a.benchmarksWith(bench.Options{})
+	out, _ := a.benchmarksWith(bench.Options{}, "")
+	return out
 }
 
 // benchmarksWith extracts the numbers the session's shell calls printed,
 // and the baselines the assistant states before its calls, in call order.
-func (a *sessionAnalysis) benchmarksWith(opts bench.Options) []*Bench {
+// lastTarget is the target of the last call before them that printed
+// numbers, when they go on from an earlier part of their session; it
+// returns that of the last of them, for the next part.
+func (a *sessionAnalysis) benchmarksWith(opts bench.Options, lastTarget string) ([]*Bench, string) {
 	var out []*Bench
-	lastTarget := "" // of the last call that printed numbers
 	for i, c := range a.s.Calls {
 		var found []*bench.Result
 		target := a.targets[i]
@@ -114,7 +118,7 @@ func (a *sessionAnalysis) benchmarksWith(opts bench.Options) []*Bench {
 			out = append(out, b)
 		}
 	}
-	return out
+	return out, lastTarget
 }
 
 // factsOf returns the facts found of call i when it was added, or nil.

@@ -32,6 +32,9 @@ type SessionStream struct {
 	early   map[int]addedCall
 	next    int
 	checked int
+	// lastTarget is the target of the last call of the parts handed out
+	// that printed numbers (see sessionAnalysis.benchmarksWith).
+	lastTarget string
 }
 
 // An addedCall is a call given to Add, with its facts.
@@ -54,9 +57,11 @@ type StreamOptions struct {
 	// those of the whole session, in order, so counts and lessons drawn
 	// from the parts are those of the whole. A part's Session holds the
 	// calls of the part and Path; only the last part's is the session
-	// itself, with its Calls set to those of that part. Parts need
-	// NoNumbers, as the numbers of a call may depend on calls long before
-	// it, and ordinals from 1 up (parser.Session's).
+	// itself, with its Calls set to those of that part. The numbers of a
+	// part are those its calls printed in the whole session: a baseline
+	// the assistant states before a call that measures nothing belongs to
+	// the target measured last, in this part or an earlier one. Parts
+	// need ordinals from 1 up (parser.Session's).
 	Part func(*SessionReport)
 	// PartCalls is the fewest calls of a part but the last; 0 means 4096.
 	PartCalls int
@@ -66,9 +71,6 @@ type StreamOptions struct {
 
 // NewSessionStream returns a SessionStream for one session.
 func NewSessionStream(o StreamOptions) *SessionStream {
-	if o.Part != nil && !o.NoNumbers {
-		panic("analyzer: StreamOptions.Part without NoNumbers")
-	}
 	return &SessionStream{opts: o}
 }
 
@@ -129,7 +131,7 @@ func (st *SessionStream) report(a *sessionAnalysis) *SessionReport {
 	if st.opts.NoNumbers {
 		return rep
 	}
-	rep.Benchmarks = a.benchmarks()
+	rep.Benchmarks, st.lastTarget = a.benchmarksWith(bench.Options{}, st.lastTarget)
 	// The numbers by call, found once: a session of many chains and many
 	// numbers would take as many looks through all of them.
 	byCall := make(map[string][]*Bench)
@@ -193,7 +195,7 @@ func (st *SessionStream) last(s *parser.Session) *SessionReport {
 	if st.win == nil { // no call was added
 		facts := make([]*callFacts, len(s.Calls))
 		for i, c := range s.Calls {
-			facts[i] = analyzeCall(c, false, st.parsed)
+			facts[i] = analyzeCall(c, !st.opts.NoNumbers, st.parsed)
 		}
 		return st.report(newSessionAnalysisOf(s, facts))
 	}

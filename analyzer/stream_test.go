@@ -158,20 +158,29 @@ func TestStreamParts(t *testing.T) {
 	var lessons analyzer.LessonSet
 	var failures []*analyzer.Failure
 	var chains []*analyzer.Chain
+	var numbers []*analyzer.Bench
+	// The summary table, of the whole sessions and of their parts.
+	table := report.Options{Format: report.Table, Top: 0}
+	wholeSum, wholeDigest := analyzer.NewSummary(), report.NewDigest(table)
+	partsDigest := report.NewDigest(table)
 	parted := 0
 	for _, size := range []int{1, 7, 64} {
+		noNumbers := size == 7 // the numbers are read at the other sizes
 		for name, data := range samples {
 			s, _ := parser.Parse(bytes.NewReader(data), name, nil)
 			if s == nil {
 				continue
 			}
-			st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
+			st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: noNumbers})
 			for _, c := range s.Calls {
 				st.Add(c)
 			}
-			whole = append(whole, st.Report(s))
+			wr := st.Report(s)
+			whole = append(whole, wr)
+			wholeSum.Add(wr)
+			wholeDigest.Add(wr)
 			var parts []*analyzer.SessionReport
-			st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true, PartCalls: size, Path: name,
+			st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: noNumbers, PartCalls: size, Path: name,
 				Part: func(r *analyzer.SessionReport) { parts = append(parts, r) }})
 			s2, _ := parser.Parse(bytes.NewReader(data), name, nil, parser.Each(st.Add))
 			parts = append(parts, st.Report(s2))
@@ -183,6 +192,8 @@ func TestStreamParts(t *testing.T) {
 				lessons.Add(p)
 				failures = append(failures, p.Failures...)
 				chains = append(chains, p.Chains...)
+				numbers = append(numbers, p.Benchmarks...)
+				partsDigest.Add(p)
 			}
 		}
 	}
@@ -191,6 +202,12 @@ func TestStreamParts(t *testing.T) {
 	}
 	rep := analyzer.Combine(whole)
 	var want, got bytes.Buffer
+	if err := report.SummaryTable(&want, table, wholeSum, wholeDigest, rep.Lessons); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.SummaryTable(&got, table, sum, partsDigest, lessons.Lessons()); err != nil {
+		t.Fatal(err)
+	}
 	o := report.Options{Format: report.JSON}
 	if err := report.Summary(&want, o, rep); err != nil {
 		t.Fatal(err)
@@ -207,9 +224,19 @@ func TestStreamParts(t *testing.T) {
 	// The parts name their session by path alone.
 	var wantF []*analyzer.Failure
 	var wantC []*analyzer.Chain
+	var wantB []*analyzer.Bench
 	for _, r := range rep.Sessions {
 		wantF = append(wantF, r.Failures...)
 		wantC = append(wantC, r.Chains...)
+		wantB = append(wantB, r.Benchmarks...)
+	}
+	if len(wantB) == 0 {
+		t.Fatal("the samples print no numbers")
+	}
+	for _, list := range [][]*analyzer.Bench{wantB, numbers} {
+		for _, b := range list {
+			b.Session = analyzer.SessionRef{Path: b.Session.Path}
+		}
 	}
 	for _, list := range [][]*analyzer.Failure{wantF, failures} {
 		for _, f := range list {
@@ -233,6 +260,12 @@ func TestStreamParts(t *testing.T) {
 	if err := report.Pairs(&got, o, chains); err != nil {
 		t.Fatal(err)
 	}
+	if err := report.Bench(&want, o, wantB); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Bench(&got, o, numbers); err != nil {
+		t.Fatal(err)
+	}
 	if diff := cmp.Diff(want.String(), got.String()); diff != "" {
 		t.Errorf("the parts report otherwise than the whole sessions (-whole +parts):\n%s", diff)
 	}
@@ -241,13 +274,15 @@ func TestStreamParts(t *testing.T) {
 // FuzzStreamParts checks, on sessions of calls drawn from a few commands
 // and outcomes that fail, retry and fix each other, that cutting a
 // session into parts of any size reports what the whole session does.
-// Each byte of the input after the first makes a call: its low bits pick
-// the command, its high bits the outcome; the first byte sets the part
-// size.
+// Each byte of the input after the first makes a call: its low three bits
+// pick the command, the next one whether the assistant states a baseline
+// before it, its high bits the outcome; the first byte sets the part size
+// and whether the numbers are read.
 func FuzzStreamParts(f *testing.F) {
 	f.Add([]byte{1, 0x10, 0x00, 0x21, 0x01, 0x30, 0x12, 0x02, 0x45, 0x05, 0x13, 0x03})
 	f.Add([]byte{3, 0x10, 0x11, 0x12, 0x16, 0x06, 0x00, 0x24, 0x04, 0x37, 0x07})
 	f.Add(bytes.Repeat([]byte{2, 0x10, 0x00, 0x01, 0x02, 0x03}, 20))
+	f.Add([]byte{9, 0x41, 0x0c, 0x48, 0x10, 0x41, 0x0e, 0x49, 0x40, 0x02})
 	commands := []string{
 		"python bench.py --num-prompts 5", "python bench.py --num-runs 5", "mytool build",
 		"pip install mytool", "ls src", "python bench.py --help", "make test", "cat notes.txt",
@@ -260,26 +295,32 @@ func FuzzStreamParts(f *testing.F) {
 		{2, "usage: bench.py [-h] [--num-runs N]\nbench.py: error: unrecognized arguments: --num-prompts 5\n"},
 		{127, "bash: mytool: command not found\n"},
 		{1, "Traceback (most recent call last):\n  File \"bench.py\", line 3, in <module>\nAttributeError: 'NoneType' object has no attribute 'run'\n"},
+		{0, "Throughput: 71.1 tok/s\n"},
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 || len(data) > 400 {
 			return
 		}
 		size := int(data[0]%8) + 1
+		noNumbers := data[0]&8 == 0
 		session := func() *parser.Session {
 			s := &parser.Session{Path: "fuzz", Format: "claude-code", ID: "s"}
 			for i, b := range data[1:] {
 				o := outcomes[int(b>>4)%len(outcomes)]
 				exit := o.exit
+				text := ""
+				if b&8 != 0 {
+					text = "The baseline was 50 tok/s."
+				}
 				s.Calls = append(s.Calls, &parser.Call{Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i),
 					Tool: "Bash", Kind: parser.KindShell, Command: commands[int(b)%len(commands)],
-					Output: o.out, Exit: &exit, IsError: exit != 0,
+					Output: o.out, Exit: &exit, IsError: exit != 0, Text: text,
 					Start: time.Unix(int64(60*i), 0)})
 			}
 			return s
 		}
 		s := session()
-		st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true})
+		st := analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: noNumbers})
 		for _, c := range s.Calls {
 			st.Add(c)
 		}
@@ -287,7 +328,7 @@ func FuzzStreamParts(f *testing.F) {
 
 		s = session()
 		var parts []*analyzer.SessionReport
-		st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: true, PartCalls: size, Path: "fuzz",
+		st = analyzer.NewSessionStream(analyzer.StreamOptions{NoNumbers: noNumbers, PartCalls: size, Path: "fuzz",
 			Part: func(r *analyzer.SessionReport) { parts = append(parts, r) }})
 		for _, c := range s.Calls {
 			st.Add(c)
@@ -300,9 +341,14 @@ func FuzzStreamParts(f *testing.F) {
 			var lessons analyzer.LessonSet
 			var failures []*analyzer.Failure
 			var chains []*analyzer.Chain
+			var numbers []*analyzer.Bench
 			for _, r := range reports {
 				sum.Add(r)
 				lessons.Add(r)
+				for _, b := range r.Benchmarks {
+					b.Session = analyzer.SessionRef{Path: b.Session.Path}
+					numbers = append(numbers, b)
+				}
 				for _, f := range r.Failures {
 					f.Session = analyzer.SessionRef{Path: f.Session.Path}
 					failures = append(failures, f)
@@ -314,7 +360,7 @@ func FuzzStreamParts(f *testing.F) {
 			}
 			o := report.Options{Format: report.JSON}
 			for _, err := range []error{report.SummaryCounts(&b, o, sum), report.Lessons(&b, o, lessons.Lessons()),
-				report.Errors(&b, o, failures), report.Pairs(&b, o, chains)} {
+				report.Errors(&b, o, failures), report.Pairs(&b, o, chains), report.Bench(&b, o, numbers)} {
 				if err != nil {
 					t.Fatal(err)
 				}

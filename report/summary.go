@@ -154,6 +154,10 @@ type Digest struct {
 	seen     int               // the chains added
 	targets  []*targetCount    // in the order first seen
 	byTarget map[string]*targetCount
+	// pending lists the targets counted for the parts of a session that
+	// has not ended (SessionReport.Part): a part knows the path of its
+	// session but not its id, which the last part brings.
+	pending []*targetCount
 }
 
 // A targetCount counts the failure chains of one target.
@@ -169,14 +173,34 @@ func NewDigest(o Options) *Digest {
 	return &Digest{o: o, byTarget: map[string]*targetCount{}}
 }
 
-// Add keeps what the summary prints of the chains of sr.
+// Add keeps what the summary prints of the chains of sr. The parts of a
+// session count as the session their last part names.
 func (d *Digest) Add(sr *analyzer.SessionReport) {
 	for _, ch := range sr.Chains {
-		d.add(ch)
+		tc := d.add(ch)
+		if sr.Part {
+			d.pending = append(d.pending, tc)
+		}
 	}
+	if sr.Part || len(d.pending) == 0 {
+		return
+	}
+	part, whole := digestKey(sr.Session.Path, ""), digestKey(sr.Session.Path, sr.Session.ID)
+	for _, tc := range d.pending {
+		if tc.sessions[part] {
+			delete(tc.sessions, part)
+			tc.sessions[whole] = true
+		}
+	}
+	d.pending = nil
 }
 
-func (d *Digest) add(ch *analyzer.Chain) {
+// digestKey names a session among those a Digest counts.
+func digestKey(path, id string) string { return path + "\x00" + id }
+
+// add keeps what the summary prints of ch, and returns the count of its
+// target.
+func (d *Digest) add(ch *analyzer.Chain) *targetCount {
 	d.seen++
 	tc := d.byTarget[ch.Failure.Target]
 	if tc == nil {
@@ -190,10 +214,10 @@ func (d *Digest) add(ch *analyzer.Chain) {
 	} else {
 		tc.unresolved++
 	}
-	tc.sessions[ch.Session.Path+"\x00"+ch.Session.ID] = true
+	tc.sessions[digestKey(ch.Session.Path, ch.Session.ID)] = true
 	if d.o.Top <= 0 {
 		d.chains = append(d.chains, ch)
-		return
+		return tc
 	}
 	// After the chains that rank as high, so that ties keep their order.
 	i := slices.IndexFunc(d.chains, func(c *analyzer.Chain) bool { return d.rank(ch, c) < 0 })
@@ -204,6 +228,7 @@ func (d *Digest) add(ch *analyzer.Chain) {
 		d.chains = slices.Insert(d.chains, i, ch)
 		d.chains = d.chains[:min(len(d.chains), d.o.Top)]
 	}
+	return tc
 }
 
 // rank compares two chains as the summary lists them: negative when a

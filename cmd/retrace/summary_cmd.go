@@ -36,7 +36,8 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 	o.Top, o.Sort, o.By = c.Top, c.Sort, c.By
 	digest := report.NewDigest(o)
 	var lessons analyzer.LessonSet
-	return c.stream(g, env, pipeline.Needs{Numbers: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
+	// The numbers are those of the chains' fixes, which a part holds.
+	return c.stream(g, env, pipeline.Needs{Numbers: true, Parts: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
 		sum.Add(sr)
 		digest.Add(sr)
 		lessons.Add(sr)

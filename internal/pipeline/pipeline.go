@@ -35,8 +35,8 @@ type Needs struct {
 	Numbers bool
 	// Parts lets a long session come in parts (see
 	// analyzer.StreamOptions.Part), for a command that adds sessions up.
-	// It needs Numbers off, and is ignored with a Period, as a part does
-	// not know when its session was active.
+	// It is ignored with a Period, as a part does not know when its
+	// session was active.
 	Parts bool
 	// Records reads retrace's own JSONL output (of pairs and bench) back,
 	// as the sessions it names; without it such an input is an error.
