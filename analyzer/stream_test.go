@@ -18,9 +18,15 @@ import (
 )
 
 // streamSamples returns transcripts to analyze both ways: every sample of
-// ../testdata and a few generated sessions in each format synth writes.
+// ../testdata, every real transcript of the shared corpus when it is
+// there (but under the race detector), and a few generated sessions in
+// each format synth writes.
 func streamSamples(t *testing.T) map[string][]byte {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*"))
+	if !raceEnabled {
+		real, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*"))
+		files = append(files, real...)
+	}
 	out := map[string][]byte{}
 	for _, f := range files {
 		if strings.HasSuffix(f, ".golden") || strings.HasSuffix(f, ".txtar") {
