@@ -43,11 +43,8 @@ func (r *SessionReport) Detach() {
 		f.call = nil
 	}
 	for _, ch := range r.Chains {
-		for _, f := range ch.failures {
+		for _, f := range ch.failures { // the first is ch.Failure
 			f.call = nil
-		}
-		if ch.Failure != nil {
-			ch.Failure.call = nil
 		}
 		ch.between, ch.fix = nil, nil
 	}

@@ -19,7 +19,7 @@ import (
 
 // streamSamples returns transcripts to analyze both ways: every sample of
 // ../testdata, every real transcript of the shared corpus when it is
-// there (but under the race detector), and a few generated sessions in
+// there and the race detector is off, and a few generated sessions in
 // each format synth writes.
 func streamSamples(t *testing.T) map[string][]byte {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*"))
