@@ -1,6 +1,10 @@
 package analyzer
 
-import "github.com/retrace-dev/retrace/parser"
+import (
+	"slices"
+
+	"github.com/retrace-dev/retrace/parser"
+)
 
 // Compact lets go of what no report reads once a session is analyzed, so
 // that the reports of many sessions, held together until they are
@@ -10,6 +14,35 @@ import "github.com/retrace-dev/retrace/parser"
 // text that `show` and `report` quote). Every report prints the same after
 // it. The session's calls are changed.
 func (r *SessionReport) Compact() {
+	keep := r.linked()
+	for _, c := range r.Session.Calls {
+		c.Output = ""
+		if !keep[c] {
+			c.Args, c.Text, c.Note = nil, "", ""
+		}
+	}
+}
+
+// pruneCalls lets go of the session's calls that no finding links to,
+// once what is drawn from them all (their count, their times) is drawn:
+// after it, Session.Calls holds only the calls of the failures and of the
+// chains (their failures, the calls between, the fix), in order, and
+// Program returns "". Of those calls it keeps what the reports quote of
+// them (their ids, times and the agent's text before them), not their
+// commands, files, arguments and notes, which the findings hold as they
+// read them. The findings are as they were.
+func (r *SessionReport) pruneCalls() {
+	keep := r.linked()
+	r.Session.Calls = slices.DeleteFunc(r.Session.Calls, func(c *parser.Call) bool { return !keep[c] })
+	for _, c := range r.Session.Calls {
+		c.Command, c.File, c.Args, c.Note = "", "", nil, ""
+	}
+	r.programs = nil
+}
+
+// linked returns the calls the findings link to: those of the failures,
+// and of the chains their failures, the calls between and the fix.
+func (r *SessionReport) linked() map[*parser.Call]bool {
 	keep := make(map[*parser.Call]bool, len(r.Failures))
 	for _, f := range r.Failures {
 		keep[f.call] = true
@@ -25,12 +58,7 @@ func (r *SessionReport) Compact() {
 			keep[ch.fix] = true
 		}
 	}
-	for _, c := range r.Session.Calls {
-		c.Output = ""
-		if !keep[c] {
-			c.Args, c.Text, c.Note = nil, "", ""
-		}
-	}
+	return keep
 }
 
 // Detach lets go of the links from the report's findings to its session's

@@ -48,6 +48,17 @@ func (l *Lesson) MapStrings(f func(string) string) {
 	mapAll(l.ValidFlags, f)
 }
 
+// MapStrings replaces each text of the summary that came from a
+// transcript with f of it: the sessions' ids, titles, projects and notes.
+// Their paths are kept.
+func (sum *Summary) MapStrings(f func(string) string) {
+	for i := range sum.Sessions {
+		ss := &sum.Sessions[i]
+		ss.Format, ss.ID, ss.Title, ss.Project = f(ss.Format), f(ss.ID), f(ss.Title), f(ss.Project)
+		mapAll(ss.Notes, f)
+	}
+}
+
 func (ref *SessionRef) mapStrings(f func(string) string) {
 	ref.Format, ref.ID = f(ref.Format), f(ref.ID)
 }

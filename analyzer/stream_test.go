@@ -3,8 +3,10 @@ package analyzer_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +145,67 @@ func TestStreamCounts(t *testing.T) {
 		}
 		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
 			t.Errorf("%s: the summary counted session by session differs (-whole +streamed):\n%s", format, diff)
+		}
+	}
+}
+
+// TestGathering checks that a post-mortem gathered session by session,
+// each letting go of the calls no finding links to, is byte for byte the
+// post-mortem of the whole report, in Markdown, brief Markdown and HTML,
+// and so when the texts are masked at the end (as the secrets the last
+// inputs teach are) rather than before the analysis.
+func TestGathering(t *testing.T) {
+	samples := streamSamples(t)
+	names := slices.Sorted(maps.Keys(samples))
+	// mask stands for masking secrets: it gives back what it gave, and
+	// no template of a report says "py".
+	mask := func(s string) string { return strings.ReplaceAll(s, "py", "[secret:password:0000]") }
+	for _, masked := range []bool{false, true} {
+		var whole []*analyzer.SessionReport
+		var gathered report.Gathering
+		pruned := 0
+		for _, name := range names {
+			analyze := func() *analyzer.SessionReport {
+				s, _ := parser.Parse(bytes.NewReader(samples[name]), name, nil)
+				if s == nil {
+					return nil
+				}
+				sr := analyzer.AnalyzeSession(s)
+				sr.Compact()
+				return sr
+			}
+			sr := analyze()
+			if sr == nil {
+				continue
+			}
+			if masked {
+				sr.MapStrings(mask)
+			}
+			whole = append(whole, sr)
+			sr = analyze()
+			n := len(sr.Session.Calls)
+			gathered.Add(sr)
+			pruned += n - len(sr.Session.Calls)
+		}
+		if len(whole) < 20 || pruned == 0 {
+			t.Fatalf("%d sessions and %d calls let go: too few to compare", len(whole), pruned)
+		}
+		rep := analyzer.Combine(whole)
+		var f func(string) string
+		if masked {
+			f = mask
+		}
+		for _, o := range []report.Options{{Format: "markdown"}, {Format: "markdown", Brief: true}, {Format: report.HTML}} {
+			var want, got bytes.Buffer
+			if err := report.PostMortem(&want, o, rep); err != nil {
+				t.Fatal(err)
+			}
+			if err := gathered.Write(&got, o, f); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+				t.Errorf("masked %v, %+v: the gathered post-mortem differs (-whole +gathered):\n%s", masked, o, diff)
+			}
 		}
 	}
 }

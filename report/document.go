@@ -10,7 +10,6 @@ import (
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/diagnose"
-	"github.com/retrace-dev/retrace/parser"
 )
 
 // A document is a post-mortem as `retrace report` writes it, built once
@@ -125,8 +124,9 @@ type resultRow struct {
 // maxLessons bounds the lessons a report lists.
 const maxLessons = 10
 
-// newDocument gathers what a post-mortem tells from a report.
-func newDocument(r *analyzer.Report) *document {
+// newDocument gathers what a post-mortem tells from a report, and from
+// views, what it reads of each session's calls (see callView).
+func newDocument(r *analyzer.Report, views []callView) *document {
 	sum := r.Summary
 	d := &document{Totals: sum.Totals, Sentence: costSentence(sum.Totals)}
 	for _, c := range diagnose.Categories {
@@ -142,7 +142,7 @@ func newDocument(r *analyzer.Report) *document {
 	ids := anchors{}
 	for i, sr := range r.Sessions {
 		ss := sum.Sessions[i]
-		sd := newSessionDoc(sr, ss)
+		sd := newSessionDoc(sr, ss, views[i])
 		sd.Label = labels[ss.Path+"\x00"+ss.ID]
 		sd.Anchor = ids.add("s-" + sessionKey(ss))
 		for _, cd := range append(sd.Chains[:len(sd.Chains):len(sd.Chains)], sd.Open...) {
@@ -225,7 +225,7 @@ var (
 	}
 )
 
-func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sessionDoc {
+func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary, v callView) *sessionDoc {
 	s := sr.Session
 	sd := &sessionDoc{
 		Path: clean(s.Path, 300), Format: s.Format, ID: clean(s.ID, 100), Title: clean(s.Title, 120),
@@ -269,9 +269,14 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 		c := r.cells()
 		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: clean(r.unit, maxUnit),
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
-			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points, Better: r.better, Caveat: caveat(r, s.Calls)})
+			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points, Better: r.better, Caveat: caveat(r, v.edits)})
 	}
-	sd.Timeline = newTimeline(sr)
+	if tl := v.timeline; tl != nil {
+		for i := range tl.Marks {
+			tl.Marks[i].Label = clean(tl.Marks[i].label(), 120)
+		}
+		sd.Timeline = tl
+	}
 	return sd
 }
 
@@ -279,7 +284,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary) *sess
 // they are the steps of a sweep, or the file the series is named after was
 // edited between them (the benchmark itself changed, not only the code it
 // measures).
-func caveat(r *series, calls []*parser.Call) string {
+func caveat(r *series, edits []edit) string {
 	if len(r.points) < 2 {
 		return ""
 	}
@@ -287,10 +292,9 @@ func caveat(r *series, calls []*parser.Call) string {
 		return "the runs are the steps of a sweep, not repeats of one run"
 	}
 	first, last := r.points[0].Msg, r.points[len(r.points)-1].Msg
-	for _, c := range calls {
-		if c.Msg >= first && c.Msg < last && (c.Kind == parser.KindEdit || c.Kind == parser.KindWrite) &&
-			c.File != "" && filepath.Base(c.File) == r.target {
-			return clean(fmt.Sprintf("%s itself was edited at msg %d, between the runs: they may not measure the same work", r.target, c.Msg), 200)
+	for _, e := range edits {
+		if e.msg >= first && e.msg < last && filepath.Base(e.file) == r.target {
+			return clean(fmt.Sprintf("%s itself was edited at msg %d, between the runs: they may not measure the same work", r.target, e.msg), 200)
 		}
 	}
 	return ""
@@ -441,10 +445,28 @@ type mark struct {
 	Label   string  // "msg 33: benchmark_eagle3.py"
 	GapFrom float64 // for failures that were fixed: where the lost time starts
 	GapTo   float64 // and ends (the fix)
+
+	// What Label is made of, kept apart until the texts are masked: the
+	// call's msg, and its program, or the target that failed or was fixed
+	// and the failure's category.
+	msg            int
+	name, category string
+}
+
+// label writes the mark's label from its parts.
+func (m mark) label() string {
+	switch m.Kind {
+	case "failed", "rejected":
+		return fmt.Sprintf("msg %d: %s failed (%s)", m.msg, m.name, m.category)
+	case "fix":
+		return fmt.Sprintf("msg %d: %s fixed", m.msg, m.name)
+	}
+	return fmt.Sprintf("msg %d: %s", m.msg, m.name)
 }
 
 // newTimeline places the calls of a session that has times; it returns
-// nil for a session without them, or with a single instant.
+// nil for a session without them, or with a single instant. The marks'
+// labels are left to write (mark.label).
 func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 	s := sr.Session
 	var start, end time.Time
@@ -479,17 +501,17 @@ func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 		if c.Start.IsZero() {
 			continue
 		}
-		m := mark{At: at(c.Start), Kind: "ok", Label: clean(fmt.Sprintf("msg %d: %s", c.Msg, sr.Program(i)), 120)}
+		m := mark{At: at(c.Start), Kind: "ok", msg: c.Msg, name: strings.Clone(sr.Program(i))} // not a slice of the command
 		if f := failed[c.ID]; f != nil {
 			m.Kind = "failed"
 			if f.Category == diagnose.Rejected {
 				m.Kind = "rejected"
 			}
-			m.Label = clean(fmt.Sprintf("msg %d: %s failed (%s)", c.Msg, f.Target, f.Category), 120)
+			m.name, m.category = f.Target, string(f.Category)
 		}
 		if ch := fixes[c.ID]; ch != nil {
 			m.Kind = "fix"
-			m.Label = clean(fmt.Sprintf("msg %d: %s fixed", c.Msg, ch.Failure.Target), 120)
+			m.name = ch.Failure.Target
 			if fc := ch.Failure.Call(); fc != nil && !fc.Start.IsZero() {
 				m.GapFrom, m.GapTo = at(fc.Start), m.At
 			}

@@ -129,13 +129,17 @@ func TestCaveat(t *testing.T) {
 	calls := []*parser.Call{
 		{Msg: 6, Kind: parser.KindShell, Command: "python3 verify.py"},
 		{Msg: 7, Kind: parser.KindEdit, File: "/w/lib.py"},
+		{Msg: 7, Kind: parser.KindRead, File: "/w/verify.py"},
+	}
+	edits := func() []edit {
+		return viewCalls(&analyzer.SessionReport{Session: &parser.Session{Calls: calls}}).edits
 	}
 	r := &series{target: "verify.py", points: points}
-	if got := caveat(r, calls); got != "" {
+	if got := caveat(r, edits()); got != "" {
 		t.Errorf("caveat after an edit of lib.py = %q, want none", got)
 	}
 	calls = append(calls, &parser.Call{Msg: 7, Kind: parser.KindEdit, File: "/w/verify.py"})
-	if got := caveat(r, calls); !strings.Contains(got, "verify.py itself was edited at msg 7") {
+	if got := caveat(r, edits()); !strings.Contains(got, "verify.py itself was edited at msg 7") {
 		t.Errorf("caveat after an edit of verify.py = %q", got)
 	}
 	if got := caveat(&series{target: "x", points: points, sweep: true}, nil); !strings.Contains(got, "sweep") {

@@ -37,7 +37,11 @@ func IsPostMortem(head []byte) bool {
 // sessions, the totals and the mistakes made most. Its format is Markdown
 // or HTML.
 func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
-	d := newDocument(r)
+	return writePostMortem(w, o, newDocument(r, viewsOf(r)))
+}
+
+// writePostMortem writes the post-mortem of the document d as o says.
+func writePostMortem(w io.Writer, o Options, d *document) error {
 	if o.Format == HTML {
 		return writeHTML(w, d)
 	}

@@ -115,8 +115,8 @@ func (in *inputs) load(g *Globals, env *Env, n pipeline.Needs, out *outFile) (*a
 // soon as it is ready (see pipeline.Each). It returns the redactor that
 // learned the secrets of every input, to mask with what the command drew
 // from the sessions; nil with --no-redact.
-func (in *inputs) each(g *Globals, env *Env, n pipeline.Needs, use func(*analyzer.SessionReport)) (*redact.Redactor, error) {
-	n, done, err := in.needs(g, env, n, nil)
+func (in *inputs) each(g *Globals, env *Env, n pipeline.Needs, out *outFile, use func(*analyzer.SessionReport)) (*redact.Redactor, error) {
+	n, done, err := in.needs(g, env, n, out)
 	if err != nil {
 		return nil, err
 	}

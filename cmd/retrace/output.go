@@ -19,7 +19,7 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 	defer tuneGC(env)()
 	w := bufio.NewWriter(env.Stdout)
 	var writeErr error
-	known, loadErr := in.each(g, env, n, func(sr *analyzer.SessionReport) {
+	known, loadErr := in.each(g, env, n, nil, func(sr *analyzer.SessionReport) {
 		if writeErr == nil {
 			writeErr = each(w, sr)
 		}

@@ -18,7 +18,10 @@ type reportCmd struct {
 	Brief  bool   `help:"In Markdown, only the totals, the mistakes made most and the sessions and failures that cost most: short enough for a pull-request comment; the HTML report has the rest."`
 }
 
-// Run writes the post-mortem of the transcripts.
+// Run writes the post-mortem of the transcripts. The sessions are
+// gathered as they are analyzed, each letting go of the calls the
+// post-mortem does not quote, and masked, once every input is read, with
+// the secrets all of them taught.
 func (c *reportCmd) Run(g *Globals, env *Env) error {
 	if c.Format == "auto" {
 		c.Format = formatOf(c.Output)
@@ -27,13 +30,19 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 	if c.Output != "" {
 		out = &outFile{path: c.Output, force: c.Force, wrote: report.IsPostMortem}
 	}
-	rep, loadErr := c.load(g, env, pipeline.Needs{Numbers: true}, out)
-	if rep == nil {
+	defer tuneGC(env)()
+	var gathered report.Gathering
+	known, loadErr := c.each(g, env, pipeline.Needs{Numbers: true}, out, gathered.Add)
+	if loadErr != nil && loadErr != errPartial {
 		return loadErr
+	}
+	var mask func(string) string
+	if known.Remembers() {
+		mask = known.Known
 	}
 	render := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
-		if err := report.PostMortem(bw, report.Options{Format: c.Format, Brief: c.Brief}, rep); err != nil {
+		if err := gathered.Write(bw, report.Options{Format: c.Format, Brief: c.Brief}, mask); err != nil {
 			return err
 		}
 		return bw.Flush()

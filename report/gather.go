@@ -1,0 +1,89 @@
+package report
+
+import (
+	"io"
+
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/parser"
+)
+
+// A Gathering collects the sessions of a post-mortem one at a time, as
+// they are analyzed, so that a long run does not hold every session's
+// calls: it takes what the post-mortem reads of a session's calls (a
+// callView), then keeps the session as an analyzer.Gathering does, with
+// the calls its findings link to only. Write then writes the post-mortem
+// PostMortem writes of the sessions' whole report. The zero Gathering has
+// no sessions.
+type Gathering struct {
+	sessions analyzer.Gathering
+	views    []callView
+}
+
+// Add takes the report of one more session, whole (not a part).
+func (g *Gathering) Add(sr *analyzer.SessionReport) {
+	g.views = append(g.views, viewCalls(sr))
+	g.sessions.Add(sr)
+}
+
+// Write writes the post-mortem of the sessions added, as o says. mask,
+// when not nil, is first applied to every text kept of them that came
+// from a transcript, as masking the secrets that the inputs read last
+// taught does; it must give back unchanged what it has already given.
+func (g *Gathering) Write(w io.Writer, o Options, mask func(string) string) error {
+	r := g.sessions.Report(mask)
+	if mask != nil {
+		for i := range g.views {
+			g.views[i].mapStrings(mask)
+		}
+	}
+	return writePostMortem(w, o, newDocument(r, g.views))
+}
+
+// A callView is what a post-mortem reads of a session's calls beside
+// those its findings link to: where each call falls on the session's
+// timeline, and the files the session edited, for the caveats of its
+// benchmark series.
+type callView struct {
+	timeline *timelineDoc // nil for a session without times
+	edits    []edit
+}
+
+// An edit is a call that edited or wrote a file.
+type edit struct {
+	msg  int
+	file string
+}
+
+// viewCalls returns what a post-mortem reads of the calls of sr.
+func viewCalls(sr *analyzer.SessionReport) callView {
+	v := callView{timeline: newTimeline(sr)}
+	for _, c := range sr.Session.Calls {
+		if (c.Kind == parser.KindEdit || c.Kind == parser.KindWrite) && c.File != "" {
+			v.edits = append(v.edits, edit{c.Msg, c.File})
+		}
+	}
+	return v
+}
+
+// viewsOf returns the views of the calls of every session of r.
+func viewsOf(r *analyzer.Report) []callView {
+	views := make([]callView, len(r.Sessions))
+	for i, sr := range r.Sessions {
+		views[i] = viewCalls(sr)
+	}
+	return views
+}
+
+// mapStrings replaces each text of the view that came from a transcript
+// with f of it.
+func (v *callView) mapStrings(f func(string) string) {
+	if v.timeline != nil {
+		for i := range v.timeline.Marks {
+			m := &v.timeline.Marks[i]
+			m.name = f(m.name)
+		}
+	}
+	for i := range v.edits {
+		v.edits[i].file = f(v.edits[i].file)
+	}
+}
