@@ -437,8 +437,11 @@ func sortedKeys[V any](m map[string]V) []string {
 func TestKnownAcrossInputs(t *testing.T) {
 	dir := t.TempDir()
 	pw := fakeOf(70, 12, fAlnum)
-	write := func(name, command, output string) string {
+	write := func(name, prompt, command, output string) string {
 		l := &claudeLog{t: t}
+		if prompt != "" { // the session's title
+			l.add("user", map[string]any{"role": "user", "content": prompt})
+		}
 		l.call("toolu_1", "", command, output, true)
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(strings.Join(l.lines, "\n")+"\n"), 0o644); err != nil {
@@ -446,8 +449,8 @@ func TestKnownAcrossInputs(t *testing.T) {
 		}
 		return path
 	}
-	echo := write("echo.jsonl", "./connect.sh", "Error: login refused for "+pw)
-	teach := write("teach.jsonl", "export DB_PASSWORD="+pw+" && ./migrate.sh", "Error: migration failed")
+	echo := write("echo.jsonl", "Log in to the database as "+pw+" and run the checks", "./connect.sh", "Error: login refused for "+pw)
+	teach := write("teach.jsonl", "", "export DB_PASSWORD="+pw+" && ./migrate.sh", "Error: migration failed")
 	getenv := func(string) string { return "" }
 	for _, tc := range []struct {
 		args []string
@@ -458,7 +461,9 @@ func TestKnownAcrossInputs(t *testing.T) {
 		{[]string{"pairs", "-f", "json", echo, teach}},
 		{[]string{"pairs", echo, teach}},
 		{[]string{"report", echo, teach}},
+		{[]string{"report", "-f", "html", echo, teach}},
 		{[]string{"summary", "-f", "json", echo, teach}},
+		{[]string{"summary", "--wide", echo, teach}},
 		{[]string{"errors", "-f", "jsonl", teach, echo}},
 		{[]string{"pairs", "-f", "jsonl", teach, echo}},
 	} {

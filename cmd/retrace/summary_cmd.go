@@ -28,7 +28,10 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 		return c.stream(g, env, pipeline.Needs{Parts: true, CountsOnly: true}, func(_ io.Writer, sr *analyzer.SessionReport) error {
 			sum.Add(sr)
 			return nil
-		}, func(w io.Writer, _ *redact.Redactor) error {
+		}, func(w io.Writer, known *redact.Redactor) error {
+			if known != nil {
+				sum.MapStrings(known.Known) // titles said before the inputs that taught their secrets
+			}
 			return report.SummaryCounts(w, g.options(env, c.Format), sum)
 		})
 	}
@@ -47,6 +50,7 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 		if known != nil {
 			// What was kept of a session learned nothing of the secrets
 			// the inputs after it taught.
+			sum.MapStrings(known.String)
 			digest.MapStrings(known.String)
 			for _, l := range list {
 				l.MapStrings(known.String)

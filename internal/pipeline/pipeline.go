@@ -42,7 +42,9 @@ type Needs struct {
 	// as the sessions it names; without it such an input is an error.
 	Records bool
 	// CountsOnly says that the command prints no text of any call, only
-	// counts: the calls' texts are not masked.
+	// counts and the sessions' own texts: the findings are not masked,
+	// but the calls' texts still are, for the secrets they teach, which
+	// a session's title may say too.
 	CountsOnly bool
 
 	// Redact masks the secrets in every text the reports hold and in
@@ -138,7 +140,7 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 	if n.Progress != nil {
 		n.Progress.Start(len(sources), size(sources))
 	}
-	rd := reader{format: n.Format, red: n.Redact, calls: !n.CountsOnly, prog: n.Progress, records: n.Records,
+	rd := reader{format: n.Format, red: n.Redact, prog: n.Progress, records: n.Records,
 		opts:  analyzer.StreamOptions{NoNumbers: !n.Numbers},
 		parts: n.Parts && n.Period.IsZero()}
 
@@ -278,7 +280,6 @@ type result struct {
 type reader struct {
 	format  *parser.Format   // the format of every source; nil to recognize each
 	red     *redact.Redactor // masks the texts; each source gets one that remembers
-	calls   bool             // mask the calls' texts too, as some are printed
 	prog    Progress         // nil shows nothing
 	records bool             // read retrace's own JSONL output too
 	opts    analyzer.StreamOptions
@@ -344,10 +345,6 @@ func (rd reader) readWith(src source, stdin io.Reader, part func(result), red *r
 	if src.opencode {
 		return rd.readOpencode(src, red)
 	}
-	callRed := red
-	if !rd.calls {
-		callRed = nil
-	}
 	var r io.Reader = stdin
 	var modTime time.Time
 	if src.name != stdinName {
@@ -402,7 +399,7 @@ func (rd reader) readWith(src source, stdin io.Reader, part func(result), red *r
 	analyzed := make(chan struct{})
 	go func() {
 		for c := range calls {
-			redactCall(callRed, c)
+			redactCall(red, c)
 			st.Add(c)
 		}
 		close(analyzed)
@@ -442,15 +439,11 @@ func (rd reader) readDatabase(src source, red *redact.Redactor) result {
 // masking with red.
 func (rd reader) readOpencode(src source, red *redact.Redactor) result {
 	sessions, err := parser.ReadOpencodeData(src.name)
-	callRed := red
-	if !rd.calls {
-		callRed = nil
-	}
 	var res result
 	for _, s := range sessions {
 		st := analyzer.NewSessionStream(rd.opts)
 		for _, c := range s.Calls {
-			redactCall(callRed, c)
+			redactCall(red, c)
 			st.Add(c)
 		}
 		redactSession(red, s)
