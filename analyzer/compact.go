@@ -23,15 +23,18 @@ func (r *SessionReport) Compact() {
 	}
 }
 
-// pruneCalls lets go of the session's calls that no finding links to,
-// once what is drawn from them all (their count, their times) is drawn:
-// after it, Session.Calls holds only the calls of the failures and of the
-// chains (their failures, the calls between, the fix), in order, and
-// Program returns "". Of those calls it keeps what the reports quote of
-// them (their ids, times and the agent's text before them), not their
-// commands, files, arguments and notes, which the findings hold as they
-// read them. The findings are as they were.
+// pruneCalls lets go of the calls of the session that a post-mortem does
+// not quote, once what is drawn from them all (their count, their times)
+// is drawn: after it, Session.Calls holds only the calls of the failures
+// and the fixes, in order, Chain.BetweenCalls returns nil (Chain.Between
+// lists them still) and Program returns "". Of the calls kept it keeps
+// their ids, times and the agent's text before them, not their commands,
+// files, arguments and notes, which the findings hold as they read them.
+// The findings are otherwise as they were.
 func (r *SessionReport) pruneCalls() {
+	for _, ch := range r.Chains {
+		ch.between = nil
+	}
 	keep := r.linked()
 	r.Session.Calls = slices.DeleteFunc(r.Session.Calls, func(c *parser.Call) bool { return !keep[c] })
 	for _, c := range r.Session.Calls {

@@ -1,18 +1,19 @@
 package analyzer
 
 // A Gathering assembles the Report of sessions added one at a time, as
-// they are analyzed, holding of each only what a report of them all
+// they are analyzed, holding of each only what a post-mortem of them all
 // reads: a session is counted in the summary while it has all its calls,
-// then its calls that no finding links to are let go. The zero Gathering
-// has no sessions.
+// then the calls the post-mortem does not quote are let go. The zero
+// Gathering has no sessions.
 type Gathering struct {
 	sessions []*SessionReport
 	sum      *Summary
 }
 
 // Add takes the report of one more session, whole (not a part). Its
-// Session.Calls keeps only the calls of its failures and chains, and of
-// those only what the reports quote; its Program returns "".
+// Session.Calls keeps only the calls of its failures and fixes, and of
+// those only what a post-mortem quotes; its chains' BetweenCalls and its
+// Program return nothing.
 func (g *Gathering) Add(sr *SessionReport) {
 	if g.sum == nil {
 		g.sum = NewSummary()

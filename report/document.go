@@ -271,12 +271,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary, v cal
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
 			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points, Better: r.better, Caveat: caveat(r, v.edits)})
 	}
-	if tl := v.timeline; tl != nil {
-		for i := range tl.Marks {
-			tl.Marks[i].Label = clean(tl.Marks[i].label(), 120)
-		}
-		sd.Timeline = tl
-	}
+	sd.Timeline = v.timeline
 	return sd
 }
 
@@ -433,40 +428,35 @@ func snippetLines(lessons []*analyzer.Lesson) []string {
 }
 
 // A timelineDoc places a session's calls on a time axis for the HTML
-// report's chart: when each ran, which failed, which fixed a failure.
+// report's chart: when each ran, which failed, which fixed a failure. Its
+// size grows with the failures, not with the calls.
 type timelineDoc struct {
 	Start, End time.Time
-	Marks      []mark
+	Calls      int               // the calls placed on it
+	Bins       [timelineBins]int // the calls that neither failed nor fixed, by stretch of the axis
+	Marks      []mark            // the failures, fixes and refusals, in order
 }
 
 type mark struct {
 	At      float64 // 0 to 1 along the session
 	Kind    string  // "ok", "failed", "fix", "rejected"
-	Label   string  // "msg 33: benchmark_eagle3.py"
 	GapFrom float64 // for failures that were fixed: where the lost time starts
 	GapTo   float64 // and ends (the fix)
-
-	// What Label is made of, kept apart until the texts are masked: the
-	// call's msg, and its program, or the target that failed or was fixed
-	// and the failure's category.
-	msg            int
-	name, category string
 }
 
-// label writes the mark's label from its parts.
-func (m mark) label() string {
-	switch m.Kind {
-	case "failed", "rejected":
-		return fmt.Sprintf("msg %d: %s failed (%s)", m.msg, m.name, m.category)
-	case "fix":
-		return fmt.Sprintf("msg %d: %s fixed", m.msg, m.name)
+// place puts one more call on the timeline: counted in its bin when it
+// neither failed nor fixed, else marked.
+func (tl *timelineDoc) place(m mark) {
+	tl.Calls++
+	if m.Kind == "ok" {
+		tl.Bins[min(int(m.At*timelineBins), timelineBins-1)]++
+		return
 	}
-	return fmt.Sprintf("msg %d: %s", m.msg, m.name)
+	tl.Marks = append(tl.Marks, m)
 }
 
 // newTimeline places the calls of a session that has times; it returns
-// nil for a session without them, or with a single instant. The marks'
-// labels are left to write (mark.label).
+// nil for a session without them, or with a single instant.
 func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 	s := sr.Session
 	var start, end time.Time
@@ -497,26 +487,24 @@ func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
 		}
 	}
 	tl := &timelineDoc{Start: start, End: end}
-	for i, c := range s.Calls {
+	for _, c := range s.Calls {
 		if c.Start.IsZero() {
 			continue
 		}
-		m := mark{At: at(c.Start), Kind: "ok", msg: c.Msg, name: strings.Clone(sr.Program(i))} // not a slice of the command
+		m := mark{At: at(c.Start), Kind: "ok"}
 		if f := failed[c.ID]; f != nil {
 			m.Kind = "failed"
 			if f.Category == diagnose.Rejected {
 				m.Kind = "rejected"
 			}
-			m.name, m.category = f.Target, string(f.Category)
 		}
 		if ch := fixes[c.ID]; ch != nil {
 			m.Kind = "fix"
-			m.name = ch.Failure.Target
 			if fc := ch.Failure.Call(); fc != nil && !fc.Start.IsZero() {
 				m.GapFrom, m.GapTo = at(fc.Start), m.At
 			}
 		}
-		tl.Marks = append(tl.Marks, m)
+		tl.place(m)
 	}
 	return tl
 }

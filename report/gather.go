@@ -77,12 +77,6 @@ func viewsOf(r *analyzer.Report) []callView {
 // mapStrings replaces each text of the view that came from a transcript
 // with f of it.
 func (v *callView) mapStrings(f func(string) string) {
-	if v.timeline != nil {
-		for i := range v.timeline.Marks {
-			m := &v.timeline.Marks[i]
-			m.name = f(m.name)
-		}
-	}
 	for i := range v.edits {
 		v.edits[i].file = f(v.edits[i].file)
 	}

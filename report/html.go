@@ -232,15 +232,12 @@ func newTimelineView(tl *timelineDoc) *timelineView {
 	if tl == nil {
 		return nil
 	}
-	v := &timelineView{Start: stampOf(tl.Start), End: stampOf(tl.End), Calls: len(tl.Marks)}
-	var bins [timelineBins]int
+	v := &timelineView{Start: stampOf(tl.Start), End: stampOf(tl.End), Calls: tl.Calls}
+	bins := tl.Bins
 	var failed, fixes, rejected, gaps strings.Builder
 	at := func(f float64) int { return int(math.Round(f * 1000)) }
 	for _, m := range tl.Marks {
 		switch m.Kind {
-		case "ok":
-			bins[min(int(m.At*timelineBins), timelineBins-1)]++
-			continue
 		case "failed":
 			fmt.Fprintf(&failed, "M%d 2V58", at(m.At))
 		case "fix":

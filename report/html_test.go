@@ -73,10 +73,10 @@ func TestTimelineBounded(t *testing.T) {
 	size := func(calls, failures int) int {
 		tl := &timelineDoc{}
 		for i := range calls {
-			tl.Marks = append(tl.Marks, mark{At: float64(i) / float64(calls), Kind: "ok"})
+			tl.place(mark{At: float64(i) / float64(calls), Kind: "ok"})
 		}
 		for i := range failures {
-			tl.Marks = append(tl.Marks, mark{At: float64(i) / float64(failures), Kind: "failed"})
+			tl.place(mark{At: float64(i) / float64(failures), Kind: "failed"})
 		}
 		v := newTimelineView(tl)
 		return len(v.Bars) + len(v.Failed)
@@ -84,7 +84,7 @@ func TestTimelineBounded(t *testing.T) {
 	failed := func(n int) int {
 		tl := &timelineDoc{}
 		for i := range n {
-			tl.Marks = append(tl.Marks, mark{At: float64(i) / float64(n), Kind: "failed"})
+			tl.place(mark{At: float64(i) / float64(n), Kind: "failed"})
 		}
 		return len(newTimelineView(tl).Failed)
 	}
