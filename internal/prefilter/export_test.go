@@ -11,3 +11,7 @@ func (p *Regexp) Needles() []string { p.ready(); return p.needles }
 
 // ByLine is byLine, for the differential tests.
 func (p *Regexp) ByLine(s string) bool { return p.byLine(s) }
+
+// Words returns the strings a line holds exactly when it is a match of p;
+// nil when p's matches are not whole lines.
+func (p *Regexp) Words() []string { p.ready(); return p.words }

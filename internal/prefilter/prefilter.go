@@ -51,6 +51,11 @@ type Regexp struct {
 	fold    bool     // needles are in lower case and match in any case
 	seek    bool     // matches start at or after the line of the first needle
 	lines   bool     // no match holds a newline: each is in a line of a needle, read alone
+	// words, when not nil, are the strings a line holds exactly when it
+	// is a match, as "A" and "B" of `(?m)^.*(?:A|B).*$`: on the lines of
+	// the needles, they are looked for instead of running the expression.
+	words     []string
+	wordsFold bool // words are in lower case and match in any case
 }
 
 // all lists every Regexp made, for the tests that check them against
@@ -108,6 +113,100 @@ func (p *Regexp) compile() {
 		// anchored at the text's ends would match otherwise.
 		p.lines = p.seek && !canNewline(re) && !hasOp(re, syntax.OpEndText)
 	}
+	if set, fold, ok := wholeLine(re); ok && p.lines && p.re.NumSubexp() == 0 {
+		p.words, p.wordsFold = minimal(set), fold
+	}
+}
+
+// holdsWord reports whether line holds one of p's words.
+func (p *Regexp) holdsWord(line string) bool {
+	for _, w := range p.words {
+		if p.wordsFold && indexFold(line, w, 0) >= 0 || !p.wordsFold && strings.Contains(line, w) { // 0: any byte of w will do
+			return true
+		}
+	}
+	return false
+}
+
+// wholeLine returns, when re (simplified) matches exactly the lines that
+// hold one of a few strings, those strings (in lower case, to be found in
+// any case, when fold is set): re is `^.*X.*$` in multi-line mode, and X
+// matches those strings and nothing else.
+func wholeLine(re *syntax.Regexp) (set []string, fold, ok bool) {
+	n := len(re.Sub)
+	anyRun := func(r *syntax.Regexp) bool {
+		return r.Op == syntax.OpStar && r.Sub[0].Op == syntax.OpAnyCharNotNL
+	}
+	if re.Op != syntax.OpConcat || n < 5 || re.Sub[0].Op != syntax.OpBeginLine || !anyRun(re.Sub[1]) ||
+		!anyRun(re.Sub[n-2]) || re.Sub[n-1].Op != syntax.OpEndLine {
+		return nil, false, false
+	}
+	set, fold, ok = language(&syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[2 : n-2]})
+	if !ok || slices.Contains(set, "") {
+		return nil, false, false
+	}
+	return set, fold, true
+}
+
+// language returns the strings re matches and nothing else, when re is
+// made of literal strings (concatenated, alternated, optional, or in a
+// class of a few runes) and they are few. fold says that the strings are in lower
+// case and match in any case, which only ASCII letters may.
+func language(re *syntax.Regexp) (set []string, fold, ok bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, false, true
+	case syntax.OpLiteral:
+		s := string(re.Rune)
+		if re.Flags&syntax.FoldCase != 0 && strings.ToLower(s) != strings.ToUpper(s) {
+			if !isASCII(s) {
+				return nil, false, false
+			}
+			return []string{strings.ToLower(s)}, true, true
+		}
+		return []string{s}, false, true
+	case syntax.OpCharClass:
+		l, ok := literals(re, 0)
+		return l.set, false, ok
+	case syntax.OpCapture:
+		return language(re.Sub[0])
+	case syntax.OpQuest:
+		set, fold, ok = language(re.Sub[0])
+		return append(set, ""), fold, ok && len(set) < maxNeedles
+	case syntax.OpAlternate, syntax.OpConcat:
+		set = []string{""}
+		if re.Op == syntax.OpAlternate {
+			set = nil
+		}
+		cased := false // a part matches letters in one case only
+		for _, sub := range re.Sub {
+			x, f, ok := language(sub)
+			if !ok {
+				return nil, false, false
+			}
+			fold = fold || f
+			cased = cased || !f && slices.ContainsFunc(x, func(s string) bool { return strings.ToLower(s) != strings.ToUpper(s) })
+			if re.Op == syntax.OpAlternate {
+				set = append(set, x...)
+			} else {
+				set = cross(set, x)
+			}
+			if len(set) > maxNeedles {
+				return nil, false, false
+			}
+		}
+		if fold && cased {
+			return nil, false, false // lowered, the cased part would match in any case
+		}
+		if fold {
+			for i, s := range set {
+				set[i] = strings.ToLower(s)
+			}
+		}
+		slices.Sort(set)
+		return slices.Compact(set), fold, true
+	}
+	return nil, false, false
 }
 
 // Regexp returns the expression as the regexp package compiles it.
@@ -604,17 +703,23 @@ func (p *Regexp) needleLines(s string, yield func(off int, line string) bool) {
 }
 
 // byLine reports whether the expression is to be run on s line by line
-// (see needleLines): not when a rune of s folds to a needle's ASCII
-// letter, which the needle search does not find.
+// (see needleLines): not when a rune of s folds to an ASCII letter of a
+// needle or a word, which their searches do not find.
 func (p *Regexp) byLine(s string) bool {
 	p.ready()
-	return p.lines && !(p.fold && foldsToASCII(s, p.needles))
+	return p.lines && !(p.fold && foldsToASCII(s, p.needles)) && !(p.wordsFold && foldsToASCII(s, p.words))
 }
 
 // findLine returns the first match in s, as FindStringSubmatchIndex does
 // (with its groups when sub is set), when the expression is run by line.
 func (p *Regexp) findLine(s string, sub bool) (m []int) {
 	p.needleLines(s, func(off int, line string) bool {
+		if p.words != nil {
+			if p.holdsWord(line) {
+				m = []int{off, off + len(line)}
+			}
+			return m == nil
+		}
 		if sub {
 			m = p.re.FindStringSubmatchIndex(line)
 		} else {
@@ -638,9 +743,14 @@ func (p *Regexp) findAllLines(s string, n int, sub bool) (all [][]int) {
 			left = n - len(all)
 		}
 		var ms [][]int
-		if sub {
+		switch {
+		case p.words != nil:
+			if p.holdsWord(line) {
+				ms = [][]int{{0, len(line)}}
+			}
+		case sub:
 			ms = p.re.FindAllStringSubmatchIndex(line, left)
-		} else {
+		default:
 			ms = p.re.FindAllStringIndex(line, left)
 		}
 		for _, m := range ms {

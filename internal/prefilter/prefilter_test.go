@@ -45,6 +45,47 @@ func TestLiterals(t *testing.T) {
 // TestFoldsToASCII checks what foldsToASCII assumes: that the only runes
 // outside ASCII that case folding takes for ASCII letters are the Kelvin
 // sign and the long s.
+// TestWholeLine checks which expressions are known to match the whole
+// lines that hold one of a few strings, and so are not run: only
+// `^.*X.*$` in multi-line mode, with X one of a few literal strings.
+func TestWholeLine(t *testing.T) {
+	for _, tt := range []struct {
+		expr  string
+		words []string // nil when the expression is to be run
+	}{
+		{`(?mi)^.*(?:connection refused|connection reset|ECONNRESET).*$`, []string{"connection refused", "connection reset", "econnreset"}},
+		{`(?m)^.*(?:EACCES|EPERM).*$`, []string{"EACCES", "EPERM"}},
+		{`(?mi)^.*(?:timed out|timeout (?:period )?expired).*$`, []string{"timed out", "timeout expired", "timeout period expired"}},
+		{`(?m)^.*: unmatched ["'].*$`, []string{`: unmatched "`, ": unmatched '"}},
+		{`(?mi)^.*(?:out of memory|JavaScript heap out of memory).*$`, []string{"out of memory"}}, // the longer holds the shorter
+		{`(?m)^.*(?:Foo|bar).*$`, []string{"Foo", "bar"}},
+		{`(?mi)^.*(?:cannot access '[^']*').*$`, nil}, // not a literal
+		{`(?m)^.*(?:EACCES|EPERM)$`, nil},             // the match ends at the needle
+		{`(?m)^.*(EACCES).*$`, nil},                   // a group to report
+		{`(?ms)^.*(?:EACCES).*$`, nil},                // a match may span lines
+		{`(?m)^.*(?:EACCES|).*$`, nil},                // every line matches
+		{`(?m)^.*(?:(?i:refused)|Bad).*$`, nil},       // one case in a case-blind set
+		{`(?m)^.*(?:line one\nline two).*$`, nil},     // a needle spans lines
+		{`^.*(?:EACCES).*$`, nil},                     // the text's start, not a line's
+	} {
+		p := MustCompile(tt.expr)
+		all = all[:len(all)-1]
+		p.ready()
+		if !slices.Equal(p.words, tt.words) {
+			t.Errorf("%s: words %q, want %q", tt.expr, p.words, tt.words)
+		}
+	}
+	// A word may hold a letter its needle lacks: "abcd" is the needle of
+	// these two words, and the long s is an s to the expression.
+	p := MustCompile(`(?mi)^.*(?:abcd1s|abcd2t).*$`)
+	all = all[:len(all)-1]
+	for _, s := range []string{"x\nABCD1S\n", "abcd1\u017f", "abcd1\u017f\nabcd2t", "abcd3s"} {
+		if got, want := p.FindAllStringIndex(s, -1), p.Regexp().FindAllStringIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%s on %q: %v, want %v", p, s, got, want)
+		}
+	}
+}
+
 func TestFoldsToASCII(t *testing.T) {
 	for c := 'a'; c <= 'z'; c++ {
 		for r := unicode.SimpleFold(c); r != c; r = unicode.SimpleFold(r) {
