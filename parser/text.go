@@ -267,17 +267,30 @@ func textClean(line []byte) string {
 }
 
 // textStripEscapes removes the escape sequences (as termtext reads them)
-// and the control characters but tab and carriage return.
+// and the control characters but tab and carriage return. Runs of other
+// bytes are copied whole.
 func textStripEscapes(b []byte) []byte {
 	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if n := termtext.EscapeLen(b[i:]); n > 0 {
-			i += n - 1
-			continue
+	for i := 0; i < len(b); {
+		j := i
+		for j < len(b) && b[j] >= 0x20 && b[j] != 0x7f && b[j] != 0xc2 {
+			j++
 		}
-		if c := b[i]; c >= 0x20 && c != 0x7f || c == '\t' || c == '\r' {
+		out = append(out, b[i:j]...)
+		if j == len(b) {
+			break
+		}
+		c := b[j]
+		if c == '\x1b' || c == 0xc2 { // where escapes start (see termtext.EscapeLen)
+			if n := termtext.EscapeLen(b[j:]); n > 0 {
+				i = j + n
+				continue
+			}
+		}
+		if c >= 0x20 && c != 0x7f || c == '\t' || c == '\r' {
 			out = append(out, c)
 		}
+		i = j + 1
 	}
 	return out
 }

@@ -32,9 +32,10 @@ func newClaudeConsole(r *textReader, head []byte) *claudeConsole {
 }
 
 var (
-	// textClaudeCallRE matches Claude Code's call header: "⏺ Bash(", with
-	// two-word names ("Web Search(") and MCP tools ("ctx:query (MCP)(").
-	textClaudeCallRE = regexp.MustCompile(`^(?:⏺|●) ([A-Z][A-Za-z0-9_]*(?: [A-Z][A-Za-z0-9_]*)?|[A-Za-z0-9_.-]+(?::| - )[A-Za-z0-9_.-]+ \(MCP\)|mcp__[A-Za-z0-9_-]+)\((.*)$`)
+	// textClaudeCallRE matches the start of Claude Code's call header,
+	// "⏺ Bash(", with two-word names ("Web Search(") and MCP tools
+	// ("ctx:query (MCP)("); the arguments follow to the end of the line.
+	textClaudeCallRE = regexp.MustCompile(`^(?:⏺|●) ([A-Z][A-Za-z0-9_]*(?: [A-Z][A-Za-z0-9_]*)?|[A-Za-z0-9_.-]+(?::| - )[A-Za-z0-9_.-]+ \(MCP\)|mcp__[A-Za-z0-9_-]+)\(`)
 	// textClaudeTodosRE matches the todo tools, shown without arguments.
 	textClaudeTodosRE = regexp.MustCompile(`^(?:⏺|●) ((?:Update|Read) Todos)\s*$`)
 	textClaudeCwdRE   = regexp.MustCompile(`cwd: (\S.*?)\s*│?\s*$`)
@@ -50,6 +51,18 @@ var (
 	textPytestRE = regexp.MustCompile(`^>\s{3,}`)
 )
 
+// textClaudeHook reports whether a line is a hook's report: most lines
+// are ruled out by their first letter, which textClaudeHookRE needs.
+func textClaudeHook(line string) bool {
+	return line != "" && strings.IndexByte("PSU", line[0]) >= 0 && textClaudeHookRE.MatchString(line)
+}
+
+// textCollapsed reports whether a line, its indent trimmed, stands for
+// the lines of an output the console does not show.
+func textCollapsed(t string) bool {
+	return strings.HasPrefix(t, "… +") && textCollapsedRE.MatchString(t)
+}
+
 // line reads a line of Claude Code's console. Items start at the
 // left edge: "⏺" for the assistant's text and calls, ">" for prompts,
 // "✻" for thinking, "╭" for the welcome box; "⎿" starts a block of a
@@ -60,8 +73,8 @@ func (d *claudeConsole) line(line string, n int) {
 	case strings.HasPrefix(line, d.dot):
 		d.end()
 		d.assistant()
-		if m := textClaudeCallRE.FindStringSubmatch(line); m != nil {
-			d.header(strings.TrimSuffix(m[1], " (MCP)"), m[2], n)
+		if m := textClaudeCallRE.FindStringSubmatchIndex(line); m != nil {
+			d.header(strings.TrimSuffix(line[m[2]:m[3]], " (MCP)"), line[m[1]:], n)
 		} else if m := textClaudeTodosRE.FindStringSubmatch(line); m != nil {
 			d.header(m[1], "", n)
 		} else {
@@ -88,7 +101,7 @@ func (d *claudeConsole) line(line string, n int) {
 		}
 	case strings.HasPrefix(t, "⎿"):
 		d.result(t, n)
-	case textClaudeHookRE.MatchString(line):
+	case textClaudeHook(line):
 		// A hook's report, not the tool's output.
 	default:
 		switch d.mode {
@@ -198,12 +211,12 @@ func (d *claudeConsole) dedent() {
 	for _, i := range d.cont {
 		l := lines[i]
 		t := strings.TrimLeft(l, " ")
-		if t != "" && !textCollapsedRE.MatchString(t) {
+		if t != "" && !textCollapsed(t) {
 			indent = min(indent, len(l)-len(t))
 		}
 	}
 	for _, i := range d.cont {
-		if t := strings.TrimLeft(lines[i], " "); textCollapsedRE.MatchString(t) {
+		if t := strings.TrimLeft(lines[i], " "); textCollapsed(t) {
 			lines[i] = t
 		} else if len(lines[i])-len(t) >= indent {
 			lines[i] = lines[i][indent:]

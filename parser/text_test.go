@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/retrace-dev/retrace/internal/termtext"
 )
 
 // TestMatchText states which heads the text format takes: several markers
@@ -329,5 +331,34 @@ func FuzzText(f *testing.F) {
 	f.Add([]byte("mini-swe-agent (step 1, $0.00):\n```bash\nls\n```\nUser:\nnoise\n<returncode>2</returncode>\n<output>\nx</output>\n────────────────────\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkParse(t, data, func() (*Session, error) { return Parse(bytes.NewReader(data), "fuzz", Lookup("text")) })
+	})
+}
+
+// FuzzTextStripEscapes holds textStripEscapes, which copies runs of plain
+// bytes whole, to the plain reading of its doc: at each byte, an escape
+// sequence as termtext reads it is dropped, and so is a control character
+// but tab and carriage return. Plain lines and the wrong guard on
+// termtext.EscapeLen's first bytes are what it would get wrong.
+func FuzzTextStripEscapes(f *testing.F) {
+	for _, s := range []string{
+		"plain text", "\x1b[31mred\x1b[0m", "a\u009b31mb", "\xc2", "caf\u00e9 \u00a0x",
+		"\x1b]0;title\x07after", "tab\tand\rcr\x00nul\x7fdel", "\x1b", "\x1b(Bx", "\xc2\x9b",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want []byte
+		for i := 0; i < len(b); i++ {
+			if n := termtext.EscapeLen(b[i:]); n > 0 {
+				i += n - 1
+				continue
+			}
+			if c := b[i]; c >= 0x20 && c != 0x7f || c == '\t' || c == '\r' {
+				want = append(want, c)
+			}
+		}
+		if got := textStripEscapes(b); !bytes.Equal(got, want) {
+			t.Errorf("textStripEscapes(%q) = %q, want %q", b, got, want)
+		}
 	})
 }
