@@ -42,9 +42,9 @@ type Needs struct {
 	// as the sessions it names; without it such an input is an error.
 	Records bool
 	// CountsOnly says that the command prints no text of any call, only
-	// counts and the sessions' own texts: the findings are not masked,
-	// but the calls' texts still are, for the secrets they teach, which
-	// a session's title may say too.
+	// counts and the sessions' own texts: the calls' texts and the
+	// findings are not masked, but the calls' texts are read for the
+	// secrets they teach, which a session's title may say too.
 	CountsOnly bool
 
 	// Redact masks the secrets in every text the reports hold and in
@@ -140,7 +140,7 @@ func Each(n Needs, use func(*analyzer.SessionReport)) error {
 	if n.Progress != nil {
 		n.Progress.Start(len(sources), size(sources))
 	}
-	rd := reader{format: n.Format, red: n.Redact, prog: n.Progress, records: n.Records,
+	rd := reader{format: n.Format, red: n.Redact, study: n.CountsOnly, prog: n.Progress, records: n.Records,
 		opts:  analyzer.StreamOptions{NoNumbers: !n.Numbers},
 		parts: n.Parts && n.Period.IsZero()}
 
@@ -280,6 +280,7 @@ type result struct {
 type reader struct {
 	format  *parser.Format   // the format of every source; nil to recognize each
 	red     *redact.Redactor // masks the texts; each source gets one that remembers
+	study   bool             // read the calls' texts for their secrets, not masking them
 	prog    Progress         // nil shows nothing
 	records bool             // read retrace's own JSONL output too
 	opts    analyzer.StreamOptions
@@ -399,7 +400,7 @@ func (rd reader) readWith(src source, stdin io.Reader, part func(result), red *r
 	analyzed := make(chan struct{})
 	go func() {
 		for c := range calls {
-			redactCall(red, c)
+			rd.redactCall(red, c)
 			st.Add(c)
 		}
 		close(analyzed)
@@ -443,7 +444,7 @@ func (rd reader) readOpencode(src source, red *redact.Redactor) result {
 	for _, s := range sessions {
 		st := analyzer.NewSessionStream(rd.opts)
 		for _, c := range s.Calls {
-			redactCall(red, c)
+			rd.redactCall(red, c)
 			st.Add(c)
 		}
 		redactSession(red, s)
@@ -483,9 +484,14 @@ func redactSession(red *redact.Redactor, s *parser.Session) {
 // redactCall masks what a call's texts say: its command, file, argument
 // values, output, note and text. Its names (id, tool, status, sidechain),
 // which the decoder may still read once it has handed the call on, are
-// masked once the source is read (see finish).
-func redactCall(red *redact.Redactor, c *parser.Call) {
-	if red != nil {
+// masked once the source is read (see finish). For a command that prints
+// no text of a call, the texts are only read for the secrets they teach.
+func (rd reader) redactCall(red *redact.Redactor, c *parser.Call) {
+	switch {
+	case red == nil:
+	case rd.study:
+		c.MapTexts(func(s string) string { red.Study(s); return s })
+	default:
 		c.MapTexts(red.String)
 	}
 }

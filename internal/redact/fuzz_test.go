@@ -35,6 +35,13 @@ func FuzzString(f *testing.F) {
 				t.Fatalf("hosts=%v: output %q is not the input %q with parts replaced by masks", r.hosts, out, in)
 			}
 		}
+		// Study learns what String learns.
+		masked, studied := plain.Remembering(), plain.Remembering()
+		masked.String(in)
+		studied.Study(in)
+		if a, b := masked.Known(in), studied.Known(in); a != b {
+			t.Fatalf("on %q, Known after String %q, after Study %q", in, a, b)
+		}
 	})
 }
 

@@ -115,6 +115,24 @@ func (r *Redactor) String(s string) string {
 	return r.mask(s, found, cuts)
 }
 
+// Study learns the secrets of s as String does, without masking s: for a
+// text that is not printed, read for the secrets it teaches, which a
+// printed text may say where no rule sees them. It does nothing when r
+// does not remember.
+func (r *Redactor) Study(s string) {
+	if r == nil || r.mem == nil {
+		return
+	}
+	found := r.find(s)
+	if len(found) == 0 {
+		return
+	}
+	found = resolve(found)
+	r.mem.mu.Lock()
+	r.mem.learn(s, found)
+	r.mem.mu.Unlock()
+}
+
 // Known returns s with every secret r remembers masked, as String masks
 // it, and nothing else. It masks what String could not when the value
 // came before the text that taught it.

@@ -828,12 +828,24 @@ func TestRemember(t *testing.T) {
 	if !run.Remembers() || run.Known(early) != r.Known(early) {
 		t.Errorf("after Learn: Known(%q) = %q, want %q", early, run.Known(early), r.Known(early))
 	}
+	// Study learns as String does, masking nothing.
+	studied := base.Remembering()
+	studied.Study("export DB_PASSWORD=hunter2xyz PGPASSWORD=postgres")
+	if got, want := studied.Known(early), r.Known(early); got != want {
+		t.Errorf("after Study: Known(%q) = %q, want %q", early, got, want)
+	}
+	base.Study("export DB_PASSWORD=hunter2xyz")
+	if base.Remembers() {
+		t.Error("a Redactor that does not remember learned by Study")
+	}
+
 	var none *Redactor
 	if none.Remembering() != nil || none.Known(early) != early || none.Remembers() {
 		t.Error("a nil Redactor remembers")
 	}
 	none.Learn(r)
 	run.Learn(none)
+	none.Study(early)
 }
 
 // TestRememberTokens checks that a token remembered is found where its
