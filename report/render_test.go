@@ -66,7 +66,6 @@ func (t *table) renderTablewriter(w io.Writer, o Options) error {
 	return nil
 }
 
-
 // renderBoth renders the rows under header both ways, at the width given.
 func renderBoth(t *testing.T, o Options, header []string, rows [][]string) (got, want string) {
 	t.Helper()
