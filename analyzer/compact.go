@@ -63,20 +63,3 @@ func (r *SessionReport) linked() map[*parser.Call]bool {
 	}
 	return keep
 }
-
-// Detach lets go of the links from the report's findings to its session's
-// calls, for a command that keeps the findings (failures, chains, numbers)
-// past the session and prints none of the calls' texts: Failure.Call,
-// Chain.BetweenCalls and Chain.FixCall return nil after it, and every
-// other field of the findings is as it was.
-func (r *SessionReport) Detach() {
-	for _, f := range r.Failures {
-		f.call = nil
-	}
-	for _, ch := range r.Chains {
-		for _, f := range ch.failures { // the first is ch.Failure
-			f.call = nil
-		}
-		ch.between, ch.fix = nil, nil
-	}
-}

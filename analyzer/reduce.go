@@ -69,8 +69,8 @@ func recordKind(m map[string]json.RawMessage) string {
 // UnmarshalJSON reads a chain as `retrace pairs` writes it. The record
 // holds the chain's first failure only, so the chain read back knows no
 // other: lessons drawn from it take the first failure's rejected flags.
-// The program of each step between, and of the workaround, is read from
-// its command.
+// The steps' programs are not in the record: ReadJSONL reads them from
+// their commands.
 func (ch *Chain) UnmarshalJSON(b []byte) error {
 	type plain Chain // without this method
 	if err := json.Unmarshal(b, (*plain)(ch)); err != nil {
@@ -80,6 +80,13 @@ func (ch *Chain) UnmarshalJSON(b []byte) error {
 		return errors.New("a chain without its failure")
 	}
 	ch.failures = []*Failure{ch.Failure}
+	return nil
+}
+
+// readPrograms sets the program of each step between the chain's failure
+// and its fix, and of its workaround, from their commands, for a chain
+// read back from its record.
+func (ch *Chain) readPrograms() {
 	for i := range ch.Between {
 		st := &ch.Between[i]
 		st.program = programOfLine(shell.Parse(st.Command), st.Command)
@@ -87,7 +94,6 @@ func (ch *Chain) UnmarshalJSON(b []byte) error {
 	if w := ch.Workaround; w != nil {
 		w.program = workaroundProgram(ch.Failure, shell.Parse(ch.Failure.Command), shell.Parse(w.Command), w.Command)
 	}
-	return nil
 }
 
 // ReadJSONL reads records of `retrace pairs` and `retrace bench` JSONL
@@ -138,6 +144,7 @@ func addRecord(line []byte, bySession map[SessionRef]*SessionReport, reports *[]
 		if err := json.Unmarshal(line, &ch); err != nil {
 			return "bad pairs record: " + err.Error()
 		}
+		ch.readPrograms()
 		rep.Chains = append(rep.Chains, &ch)
 		rep.Failures = append(rep.Failures, ch.Failure)
 	case "bench":

@@ -118,10 +118,11 @@ func TestReadBackPrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Chain
-	if err := json.Unmarshal(line, &back); err != nil {
-		t.Fatal(err)
+	reports, skipped, _, err := ReadJSONL(bytes.NewReader(line), "pairs.jsonl")
+	if err != nil || len(skipped) > 0 || len(reports) != 1 || len(reports[0].Chains) != 1 {
+		t.Fatalf("ReadJSONL = %d reports, skipped %v, %v", len(reports), skipped, err)
 	}
+	back := reports[0].Chains[0]
 	if got, want := back.Between[0].Program(), rep.Chains[0].Between[0].Program(); got != want || want != "head" {
 		t.Errorf("read back, the step's program is %q; the chain's is %q, want head", got, want)
 	}

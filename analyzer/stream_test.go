@@ -70,9 +70,9 @@ func render(t *testing.T, rep *analyzer.Report) string {
 		o := report.Options{Format: format}
 		for _, write := range []func() error{
 			func() error { return report.Summary(&b, o, rep) },
-			func() error { return report.Errors(&b, o, failures) },
-			func() error { return report.Pairs(&b, o, chains) },
-			func() error { return report.Bench(&b, o, bench) },
+			func() error { return report.Errors(&b, o, slices.Values(failures)) },
+			func() error { return report.Pairs(&b, o, slices.Values(chains)) },
+			func() error { return report.Bench(&b, o, slices.Values(bench)) },
 			func() error { return report.Timelines(&b, o, rep.Timelines) },
 			func() error { return report.Lessons(&b, o, rep.Lessons) },
 			func() error { return report.Show(&b, o, chains) },
@@ -317,22 +317,22 @@ func TestStreamParts(t *testing.T) {
 			ch.Session = analyzer.SessionRef{Path: ch.Session.Path}
 		}
 	}
-	if err := report.Errors(&want, o, wantF); err != nil {
+	if err := report.Errors(&want, o, slices.Values(wantF)); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.Errors(&got, o, failures); err != nil {
+	if err := report.Errors(&got, o, slices.Values(failures)); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.Pairs(&want, o, wantC); err != nil {
+	if err := report.Pairs(&want, o, slices.Values(wantC)); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.Pairs(&got, o, chains); err != nil {
+	if err := report.Pairs(&got, o, slices.Values(chains)); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.Bench(&want, o, wantB); err != nil {
+	if err := report.Bench(&want, o, slices.Values(wantB)); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.Bench(&got, o, numbers); err != nil {
+	if err := report.Bench(&got, o, slices.Values(numbers)); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want.String(), got.String()); diff != "" {
@@ -429,7 +429,7 @@ func FuzzStreamParts(f *testing.F) {
 			}
 			o := report.Options{Format: report.JSON}
 			for _, err := range []error{report.SummaryCounts(&b, o, sum), report.Lessons(&b, o, lessons.Lessons()),
-				report.Errors(&b, o, failures), report.Pairs(&b, o, chains), report.Bench(&b, o, numbers)} {
+				report.Errors(&b, o, slices.Values(failures)), report.Pairs(&b, o, slices.Values(chains)), report.Bench(&b, o, slices.Values(numbers))} {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -441,54 +441,4 @@ func FuzzStreamParts(f *testing.F) {
 			t.Errorf("parts of %d report otherwise than the whole (-whole +parts):\n%s", size, diff)
 		}
 	})
-}
-
-// TestDetach checks that the rows of the errors, pairs and bench reports,
-// in every format, are the same once their session's report is detached
-// from its calls, and that the findings no longer hold a call.
-func TestDetach(t *testing.T) {
-	rows := func(sr *analyzer.SessionReport) string {
-		var b bytes.Buffer
-		for _, format := range report.Formats() {
-			o := report.Options{Format: format}
-			_ = report.Errors(&b, o, sr.Failures)
-			_ = report.Pairs(&b, o, sr.Chains)
-			_ = report.Bench(&b, o, sr.Benchmarks)
-			_ = report.Timelines(&b, o, analyzer.TimelinesOf(sr.Benchmarks))
-		}
-		return b.String()
-	}
-	chains := 0
-	for name, data := range streamSamples(t) {
-		s, _ := parser.Parse(bytes.NewReader(data), name, nil)
-		if s == nil {
-			continue
-		}
-		sr := analyzer.AnalyzeSession(s)
-		sr.Compact()
-		before := rows(sr)
-		sr.Detach()
-		if diff := cmp.Diff(before, rows(sr)); diff != "" {
-			t.Errorf("%s: the rows changed when detached (-before +after):\n%s", name, diff)
-		}
-		for _, f := range sr.Failures {
-			if f.Call() != nil {
-				t.Errorf("%s: failure at msg %d still holds its call", name, f.Msg)
-			}
-		}
-		for _, ch := range sr.Chains {
-			chains++
-			if ch.FixCall() != nil || len(ch.BetweenCalls()) > 0 {
-				t.Errorf("%s: chain at msg %d still holds its calls", name, ch.Failure.Msg)
-			}
-			for _, f := range ch.Failures() {
-				if f.Call() != nil {
-					t.Errorf("%s: a failure of the chain at msg %d still holds its call", name, ch.Failure.Msg)
-				}
-			}
-		}
-	}
-	if chains == 0 {
-		t.Fatal("no chain in the samples")
-	}
 }

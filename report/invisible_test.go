@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -69,9 +70,9 @@ func renderAll(t *testing.T, rep *analyzer.Report, formats ...string) map[string
 	}
 	renderers := map[string]func(*bytes.Buffer, Options) error{
 		"summary":    func(b *bytes.Buffer, o Options) error { return Summary(b, o, rep) },
-		"errors":     func(b *bytes.Buffer, o Options) error { return Errors(b, o, failures) },
-		"pairs":      func(b *bytes.Buffer, o Options) error { return Pairs(b, o, chains) },
-		"bench":      func(b *bytes.Buffer, o Options) error { return Bench(b, o, bench) },
+		"errors":     func(b *bytes.Buffer, o Options) error { return Errors(b, o, slices.Values(failures)) },
+		"pairs":      func(b *bytes.Buffer, o Options) error { return Pairs(b, o, slices.Values(chains)) },
+		"bench":      func(b *bytes.Buffer, o Options) error { return Bench(b, o, slices.Values(bench)) },
 		"lessons":    func(b *bytes.Buffer, o Options) error { return Lessons(b, o, rep.Lessons) },
 		"show":       func(b *bytes.Buffer, o Options) error { return Show(b, o, chains) },
 		"postmortem": func(b *bytes.Buffer, o Options) error { return PostMortem(b, o, rep) },

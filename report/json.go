@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -25,11 +26,11 @@ func writeJSON(w io.Writer, key string, v any) error {
 }
 
 // writeJSONL writes each item as one line of JSON.
-func writeJSONL[T any](w io.Writer, items []T) error {
+func writeJSONL[T any](w io.Writer, items iter.Seq[T]) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(hiddenEscaper{bw})
 	enc.SetEscapeHTML(false)
-	for _, it := range items {
+	for it := range items {
 		if err := enc.Encode(it); err != nil {
 			return err
 		}

@@ -10,6 +10,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"iter"
+	"slices"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/parser"
@@ -78,44 +80,47 @@ func SummaryCounts(w io.Writer, o Options, s *analyzer.Summary) error {
 		for _, ss := range s.Sessions {
 			items = append(items, ss)
 		}
-		return writeJSONL(w, append(items, s.Totals))
+		return writeJSONL(w, slices.Values(append(items, s.Totals)))
 	}
 	return fmt.Errorf("report: the %s summary reads more than the counts", o.Format)
 }
 
-// Errors writes one entry per failed call.
-func Errors(w io.Writer, o Options, failures []*analyzer.Failure) error {
+// Errors writes one entry per failed call, in the order failures yields
+// them, ranging over it once: tables, CSV and JSON Lines are written from
+// one failure at a time (a table keeps only the cells it prints until it
+// knows their widths), the JSON document from all of them.
+func Errors(w io.Writer, o Options, failures iter.Seq[*analyzer.Failure]) error {
 	switch o.Format {
 	case CSV:
 		return errorsCSV(w, failures)
 	case JSON:
-		return writeJSON(w, "errors", nonNil(failures))
+		return writeJSON(w, "errors", nonNil(slices.Collect(failures)))
 	case JSONL:
 		return writeJSONL(w, failures)
 	}
 	return errorsTable(w, o, failures)
 }
 
-// Pairs writes one entry per failure chain.
-func Pairs(w io.Writer, o Options, chains []*analyzer.Chain) error {
+// Pairs writes one entry per failure chain, as Errors does.
+func Pairs(w io.Writer, o Options, chains iter.Seq[*analyzer.Chain]) error {
 	switch o.Format {
 	case CSV:
 		return pairsCSV(w, chains)
 	case JSON:
-		return writeJSON(w, "pairs", nonNil(chains))
+		return writeJSON(w, "pairs", nonNil(slices.Collect(chains)))
 	case JSONL:
 		return writeJSONL(w, chains)
 	}
 	return pairsTable(w, o, chains)
 }
 
-// Bench writes one entry per benchmark number.
-func Bench(w io.Writer, o Options, bench []*analyzer.Bench) error {
+// Bench writes one entry per benchmark number, as Errors does.
+func Bench(w io.Writer, o Options, bench iter.Seq[*analyzer.Bench]) error {
 	switch o.Format {
 	case CSV:
 		return benchCSV(w, bench)
 	case JSON:
-		return writeJSON(w, "bench", nonNil(bench))
+		return writeJSON(w, "bench", nonNil(slices.Collect(bench)))
 	case JSONL:
 		return writeJSONL(w, bench)
 	}
@@ -136,7 +141,7 @@ func Lessons(w io.Writer, o Options, lessons []*analyzer.Lesson) error {
 	case JSON:
 		return writeJSON(w, "lessons", nonNil(lessons))
 	case JSONL:
-		return writeJSONL(w, lessons)
+		return writeJSONL(w, slices.Values(lessons))
 	case Markdown:
 		return lessonsMarkdown(w, lessons)
 	}
@@ -161,7 +166,7 @@ func TranscriptFormats(w io.Writer, o Options, formats []*parser.Format) error {
 	case JSON:
 		return writeJSON(w, "formats", entries)
 	case JSONL:
-		return writeJSONL(w, entries)
+		return writeJSONL(w, slices.Values(entries))
 	}
 	return formatsTable(w, o, entries)
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,9 +46,9 @@ func TestGolden(t *testing.T) {
 	}
 	commands := map[string]func(*bytes.Buffer, Options) error{
 		"summary": func(b *bytes.Buffer, o Options) error { return Summary(b, o, rep) },
-		"errors":  func(b *bytes.Buffer, o Options) error { return Errors(b, o, failures) },
-		"pairs":   func(b *bytes.Buffer, o Options) error { return Pairs(b, o, chains) },
-		"bench":   func(b *bytes.Buffer, o Options) error { return Bench(b, o, bench) },
+		"errors":  func(b *bytes.Buffer, o Options) error { return Errors(b, o, slices.Values(failures)) },
+		"pairs":   func(b *bytes.Buffer, o Options) error { return Pairs(b, o, slices.Values(chains)) },
+		"bench":   func(b *bytes.Buffer, o Options) error { return Bench(b, o, slices.Values(bench)) },
 		"lessons": func(b *bytes.Buffer, o Options) error { return Lessons(b, o, rep.Lessons) },
 		"formats": func(b *bytes.Buffer, o Options) error { return TranscriptFormats(b, o, parser.Formats()) },
 	}
@@ -110,7 +111,7 @@ func TestGolden(t *testing.T) {
 func TestEmpty(t *testing.T) {
 	for _, format := range Formats() {
 		var b bytes.Buffer
-		if err := Errors(&b, Options{Format: format}, nil); err != nil {
+		if err := Errors(&b, Options{Format: format}, slices.Values([]*analyzer.Failure(nil))); err != nil {
 			t.Fatal(err)
 		}
 		want := map[string]string{Table: "", JSON: "{\n  \"version\": 1,\n  \"errors\": []\n}\n", JSONL: ""}[format]

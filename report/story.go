@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -20,7 +21,7 @@ func Show(w io.Writer, o Options, chains []*analyzer.Chain) error {
 	case JSON:
 		return writeJSON(w, "pairs", nonNil(chains))
 	case JSONL:
-		return writeJSONL(w, chains)
+		return writeJSONL(w, slices.Values(chains))
 	}
 	s := &storyWriter{w: w, o: o}
 	for i, ch := range chains {

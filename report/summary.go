@@ -123,7 +123,7 @@ func SummaryTable(w io.Writer, o Options, s *analyzer.Summary, d *Digest, lesson
 		if err := heading(w, o, title); err != nil {
 			return err
 		}
-		if err := pairsTable(w, o, d.chains[:min(top, len(d.chains))]); err != nil {
+		if err := pairsTable(w, o, slices.Values(d.chains[:min(top, len(d.chains))])); err != nil {
 			return err
 		}
 		if err := more(w, d.seen-top, "failure chain", `"retrace pairs" lists every one`); err != nil {

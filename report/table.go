@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,11 +36,33 @@ func paint(o Options, color, s string) string {
 type table struct {
 	header []string
 	rows   [][]string
+	// paths holds the session of each row added with addFrom, for
+	// nameSessions.
+	paths []string
 }
 
 func newTable(header ...string) *table { return &table{header: header} }
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+// addFrom adds a row drawn from the session at path.
+func (t *table) addFrom(path string, cells ...string) {
+	t.paths = append(t.paths, path)
+	t.add(cells...)
+}
+
+// nameSessions puts a SESSION column in front, naming the session of each
+// row, when the rows come from more than one (see sessionNames).
+func (t *table) nameSessions() {
+	names := sessionNames(t.paths)
+	if names == nil {
+		return
+	}
+	t.header = append([]string{"SESSION"}, t.header...)
+	for i, r := range t.rows {
+		t.rows[i] = append([]string{names[t.paths[i]]}, r...)
+	}
+}
 
 // render writes the table, made to fit o.Width: each column as wide as
 // its widest cell, a cell's text padded to that width (numbers on the
@@ -144,10 +167,9 @@ func unresolved(o Options, n int) string {
 	return paint(o, yellow, strconv.Itoa(n))
 }
 
-func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
-	names := sessionNames(failurePaths(failures))
-	t := newTable(withSession(names, "MSG", "CALL", "TARGET", "CATEGORY", "MESSAGE", "DETAILS", "FIXED BY")...)
-	for _, f := range failures {
+func errorsTable(w io.Writer, o Options, failures iter.Seq[*analyzer.Failure]) error {
+	t := newTable("MSG", "CALL", "TARGET", "CATEGORY", "MESSAGE", "DETAILS", "FIXED BY")
+	for f := range failures {
 		fixed := paint(o, yellow, "unresolved")
 		switch {
 		case f.Category == diagnose.Rejected:
@@ -155,13 +177,10 @@ func errorsTable(w io.Writer, o Options, failures []*analyzer.Failure) error {
 		case f.FixedMsg != nil:
 			fixed = paint(o, green, fmt.Sprintf("msg %d", *f.FixedMsg))
 		}
-		row := []string{strconv.Itoa(f.Msg), clean(f.CallID, 30), clean(f.Target, 30),
-			paint(o, red, string(f.Category)), clean(f.Message, 60), clean(details(f), 60), fixed}
-		if names != nil {
-			row = append([]string{names[f.Session.Path]}, row...)
-		}
-		t.add(row...)
+		t.addFrom(f.Session.Path, strconv.Itoa(f.Msg), clean(f.CallID, 30), clean(f.Target, 30),
+			paint(o, red, string(f.Category)), clean(f.Message, 60), clean(details(f), 60), fixed)
 	}
+	t.nameSessions()
 	return t.render(w, o)
 }
 
@@ -200,30 +219,9 @@ func details(f *analyzer.Failure) string {
 	return strings.Join(parts, "; ")
 }
 
-func failurePaths(failures []*analyzer.Failure) []string {
-	paths := make([]string, len(failures))
-	for i, f := range failures {
-		paths[i] = f.Session.Path
-	}
-	return paths
-}
-
-// withSession puts a SESSION column in front when names are in use.
-func withSession(names map[string]string, cells ...string) []string {
-	if names == nil {
-		return cells
-	}
-	return append([]string{"SESSION"}, cells...)
-}
-
-func pairsTable(w io.Writer, o Options, chains []*analyzer.Chain) error {
-	paths := make([]string, len(chains))
-	for i, ch := range chains {
-		paths[i] = ch.Session.Path
-	}
-	names := sessionNames(paths)
-	t := newTable(withSession(names, "MSG", "TARGET", "FAILED WITH", "FIX", "CHANGE", "IN USAGE", "COST", "RESULT")...)
-	for _, ch := range chains {
+func pairsTable(w io.Writer, o Options, chains iter.Seq[*analyzer.Chain]) error {
+	t := newTable("MSG", "TARGET", "FAILED WITH", "FIX", "CHANGE", "IN USAGE", "COST", "RESULT")
+	for ch := range chains {
 		f := ch.Failure
 		fix := paint(o, yellow, "unresolved")
 		if ch.Fix != nil {
@@ -237,13 +235,10 @@ func pairsTable(w io.Writer, o Options, chains []*analyzer.Chain) error {
 		if ch.Cost.Seconds > 0 {
 			cost += ", " + duration(ch.Cost.Seconds)
 		}
-		row := []string{strconv.Itoa(f.Msg), clean(f.Target, 30), clean(f.Message, 50), fix,
-			clean(change(ch), 110), offered, cost, clean(headline(ch.Benchmarks), 30)}
-		if names != nil {
-			row = append([]string{names[ch.Session.Path]}, row...)
-		}
-		t.add(row...)
+		t.addFrom(ch.Session.Path, strconv.Itoa(f.Msg), clean(f.Target, 30), clean(f.Message, 50), fix,
+			clean(change(ch), 110), offered, cost, clean(headline(ch.Benchmarks), 30))
 	}
+	t.nameSessions()
 	return t.render(w, o)
 }
 
@@ -307,14 +302,9 @@ func headline(bench []*analyzer.Bench) string {
 	return clean(best.Label, 30) + " " + number(best.Value) + " " + clean(best.Unit, maxUnit)
 }
 
-func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {
-	paths := make([]string, len(bench))
-	for i, b := range bench {
-		paths[i] = b.Session.Path
-	}
-	names := sessionNames(paths)
-	t := newTable(withSession(names, "MSG", "TARGET", "LABEL", "VALUE", "UNIT", "CONTEXT")...)
-	for _, b := range bench {
+func benchTable(w io.Writer, o Options, bench iter.Seq[*analyzer.Bench]) error {
+	t := newTable("MSG", "TARGET", "LABEL", "VALUE", "UNIT", "CONTEXT")
+	for b := range bench {
 		value := number(b.Value)
 		switch {
 		case b.Failed:
@@ -322,12 +312,10 @@ func benchTable(w io.Writer, o Options, bench []*analyzer.Bench) error {
 		case b.Baseline:
 			value = paint(o, dim, value+" (baseline)")
 		}
-		row := []string{strconv.Itoa(b.Msg), clean(b.Target, 30), clean(b.Label, 30), value, clean(b.Unit, maxUnit), clean(contextText(b.Context), 60)}
-		if names != nil {
-			row = append([]string{names[b.Session.Path]}, row...)
-		}
-		t.add(row...)
+		t.addFrom(b.Session.Path, strconv.Itoa(b.Msg), clean(b.Target, 30), clean(b.Label, 30), value,
+			clean(b.Unit, maxUnit), clean(contextText(b.Context), 60))
 	}
+	t.nameSessions()
 	return t.render(w, o)
 }
 

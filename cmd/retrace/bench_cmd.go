@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"iter"
+	"slices"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/pipeline"
@@ -20,7 +22,7 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	needs := pipeline.Needs{Numbers: true, Records: true}
 	if c.Format == report.JSONL {
 		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
-			return report.Bench(w, g.options(env, c.Format), c.numbers(nil, sr))
+			return report.Bench(w, g.options(env, c.Format), slices.Values(c.numbers(nil, sr)))
 		}, nil)
 	}
 	o := g.options(env, c.Format)
@@ -29,11 +31,11 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 		all := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
 			return append(list, sr.Benchmarks...)
 		}
-		return streamRows(&c.inputs, g, env, needs, all, (*analyzer.Bench).MapStrings, func(w io.Writer, bench []*analyzer.Bench) error {
-			return report.Timelines(w, o, analyzer.TimelinesOf(bench))
+		return streamRows(&c.inputs, g, env, needs, all, (*analyzer.Bench).MapStrings, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
+			return report.Timelines(w, o, analyzer.TimelinesOf(slices.Collect(bench)))
 		})
 	}
-	return streamRows(&c.inputs, g, env, needs, c.numbers, (*analyzer.Bench).MapStrings, func(w io.Writer, bench []*analyzer.Bench) error {
+	return streamRows(&c.inputs, g, env, needs, c.numbers, (*analyzer.Bench).MapStrings, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
 		return report.Bench(w, o, bench)
 	})
 }

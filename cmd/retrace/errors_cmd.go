@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"iter"
 	"slices"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -20,10 +21,10 @@ func (c *errorsCmd) Run(g *Globals, env *Env) error {
 	var needs pipeline.Needs // no numbers
 	if c.Format == report.JSONL {
 		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
-			return report.Errors(w, g.options(env, c.Format), c.failures(nil, sr))
+			return report.Errors(w, g.options(env, c.Format), slices.Values(c.failures(nil, sr)))
 		}, nil)
 	}
-	return streamRows(&c.inputs, g, env, needs, c.failures, (*analyzer.Failure).MapStrings, func(w io.Writer, failures []*analyzer.Failure) error {
+	return streamRows(&c.inputs, g, env, needs, c.failures, (*analyzer.Failure).MapStrings, func(w io.Writer, failures iter.Seq[*analyzer.Failure]) error {
 		return report.Errors(w, g.options(env, c.Format), failures)
 	})
 }

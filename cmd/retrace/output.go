@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"io"
+	"iter"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/pipeline"
@@ -41,24 +43,43 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 
 // streamRows is stream for a command that prints rows drawn from each
 // session (failures, chains, numbers) and quotes none of its calls: pick
-// appends the rows of a session, detached from its calls, to the list,
-// and the session is let go; once every input is read, the rows are
-// masked with mask and the secrets every input taught, and written with
-// write. Memory holds the rows, not the sessions.
-func streamRows[T any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
-	pick func([]T, *analyzer.SessionReport) []T, mask func(T, func(string) string),
-	write func(io.Writer, []T) error) error {
-	var rows []T
+// appends the rows of a session to a list, which are stored (see
+// rowStore), and the session is let go; once every input is read, the
+// rows are read back one at a time, masked with mask and the secrets
+// every input taught, and handed to write. Memory holds the rows stored,
+// not the sessions.
+func streamRows[R any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
+	pick func([]*R, *analyzer.SessionReport) []*R, mask func(*R, func(string) string),
+	write func(io.Writer, iter.Seq[*R]) error) error {
+	var (
+		store  rowStore[R]
+		picked []*R
+	)
 	return in.stream(g, env, n, func(_ io.Writer, sr *analyzer.SessionReport) error {
-		sr.Detach()
-		rows = pick(rows, sr)
-		return nil
-	}, func(w io.Writer, known *redact.Redactor) error {
-		if known != nil {
-			for _, r := range rows {
-				mask(r, known.String)
+		picked = pick(picked[:0], sr)
+		for _, r := range picked {
+			if err := store.add(r); err != nil {
+				return err
 			}
 		}
-		return write(w, rows)
+		clear(picked)
+		return nil
+	}, func(w io.Writer, known *redact.Redactor) error {
+		var readErr error
+		rows := func(yield func(*R) bool) {
+			for r, err := range store.all() {
+				if err != nil {
+					readErr = err
+					return
+				}
+				if known != nil {
+					mask(r, known.String)
+				}
+				if !yield(r) {
+					return
+				}
+			}
+		}
+		return cmp.Or(write(w, rows), readErr)
 	})
 }

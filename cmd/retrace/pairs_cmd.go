@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"iter"
+	"slices"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/internal/pipeline"
@@ -19,10 +21,10 @@ func (c *pairsCmd) Run(g *Globals, env *Env) error {
 	needs := pipeline.Needs{Numbers: true}
 	if c.Format == report.JSONL {
 		return c.stream(g, env, needs, func(w io.Writer, sr *analyzer.SessionReport) error {
-			return report.Pairs(w, g.options(env, c.Format), c.chains(nil, sr))
+			return report.Pairs(w, g.options(env, c.Format), slices.Values(c.chains(nil, sr)))
 		}, nil)
 	}
-	return streamRows(&c.inputs, g, env, needs, c.chains, (*analyzer.Chain).MapStrings, func(w io.Writer, chains []*analyzer.Chain) error {
+	return streamRows(&c.inputs, g, env, needs, c.chains, (*analyzer.Chain).MapStrings, func(w io.Writer, chains iter.Seq[*analyzer.Chain]) error {
 		return report.Pairs(w, g.options(env, c.Format), chains)
 	})
 }
