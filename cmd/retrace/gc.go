@@ -21,7 +21,7 @@ import (
 // use, and never lowered below that again.
 const (
 	gcPercent  = 400
-	gcLimit    = 128 << 20
+	gcLimit    = 80 << 20
 	gcMaxShare = 0.25
 )
 
