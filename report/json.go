@@ -25,6 +25,36 @@ func writeJSON(w io.Writer, key string, v any) error {
 	return err
 }
 
+// writeJSONItems writes what writeJSON writes of the list of the items
+// yields, with key, an item at a time.
+func writeJSONItems[T any](w io.Writer, key string, items iter.Seq[T]) error {
+	bw := bufio.NewWriter(w)
+	k, _ := json.Marshal(key)
+	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  %s: [", Version, k)
+	var item, indented bytes.Buffer
+	enc := json.NewEncoder(&item)
+	enc.SetEscapeHTML(false)
+	sep := "\n    "
+	for it := range items {
+		item.Reset()
+		indented.Reset()
+		if err := enc.Encode(it); err != nil {
+			return err
+		}
+		if err := json.Indent(&indented, bytes.TrimSuffix(item.Bytes(), []byte("\n")), "    ", "  "); err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		bw.Write(escapeHidden(indented.Bytes()))
+		sep = ",\n    "
+	}
+	if sep != "\n    " {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
+}
+
 // writeJSONL writes each item as one line of JSON.
 func writeJSONL[T any](w io.Writer, items iter.Seq[T]) error {
 	bw := bufio.NewWriter(w)

@@ -86,15 +86,14 @@ func SummaryCounts(w io.Writer, o Options, s *analyzer.Summary) error {
 }
 
 // Errors writes one entry per failed call, in the order failures yields
-// them, ranging over it once: tables, CSV and JSON Lines are written from
-// one failure at a time (a table keeps only the cells it prints until it
-// knows their widths), the JSON document from all of them.
+// them, ranging over it once: one failure at a time, but for a table,
+// which keeps the cells it prints until it knows their widths.
 func Errors(w io.Writer, o Options, failures iter.Seq[*analyzer.Failure]) error {
 	switch o.Format {
 	case CSV:
 		return errorsCSV(w, failures)
 	case JSON:
-		return writeJSON(w, "errors", nonNil(slices.Collect(failures)))
+		return writeJSONItems(w, "errors", failures)
 	case JSONL:
 		return writeJSONL(w, failures)
 	}
@@ -107,7 +106,7 @@ func Pairs(w io.Writer, o Options, chains iter.Seq[*analyzer.Chain]) error {
 	case CSV:
 		return pairsCSV(w, chains)
 	case JSON:
-		return writeJSON(w, "pairs", nonNil(slices.Collect(chains)))
+		return writeJSONItems(w, "pairs", chains)
 	case JSONL:
 		return writeJSONL(w, chains)
 	}
@@ -120,7 +119,7 @@ func Bench(w io.Writer, o Options, bench iter.Seq[*analyzer.Bench]) error {
 	case CSV:
 		return benchCSV(w, bench)
 	case JSON:
-		return writeJSON(w, "bench", nonNil(slices.Collect(bench)))
+		return writeJSONItems(w, "bench", bench)
 	case JSONL:
 		return writeJSONL(w, bench)
 	}
