@@ -15,6 +15,35 @@ type SessionRef struct {
 	ID     string `json:"id"`
 }
 
+// RefOf returns the SessionRef of s.
+func RefOf(s *parser.Session) SessionRef {
+	return SessionRef{Path: s.Path, Format: s.Format, ID: s.ID}
+}
+
+// SetSession names ref as the session of the failure. The findings of the
+// parts of a session (see StreamOptions.Part) name it by its path alone,
+// until its last part tells the rest.
+func (fl *Failure) SetSession(ref SessionRef) { fl.Session = ref }
+
+// SetSession names ref as the session of the chain, its failures and its
+// numbers, as Failure.SetSession does.
+func (ch *Chain) SetSession(ref SessionRef) {
+	ch.Session = ref
+	if ch.Failure != nil {
+		ch.Failure.Session = ref
+	}
+	for _, fl := range ch.failures {
+		fl.Session = ref
+	}
+	for _, b := range ch.Benchmarks {
+		b.Session = ref
+	}
+}
+
+// SetSession names ref as the session of the number, as Failure.SetSession
+// does.
+func (b *Bench) SetSession(ref SessionRef) { b.Session = ref }
+
 // A SessionReport holds what the analysis found in one session.
 type SessionReport struct {
 	Session *parser.Session
@@ -120,7 +149,7 @@ func newSessionAnalysisOf(s *parser.Session, facts []*callFacts) *sessionAnalysi
 	s.Calls = make([]*parser.Call, 0, len(calls))
 	a := &sessionAnalysis{
 		s:        s,
-		ref:      SessionRef{Path: s.Path, Format: s.Format, ID: s.ID},
+		ref:      RefOf(s),
 		cmds:     make([]*shell.Command, 0, len(calls)),
 		targets:  make([]string, 0, len(calls)),
 		programs: make([]string, 0, len(calls)),

@@ -41,21 +41,46 @@ func (in *inputs) stream(g *Globals, env *Env, n pipeline.Needs, each func(io.Wr
 	return loadErr
 }
 
+// A row is what errors, pairs and bench print: *analyzer.Failure,
+// *analyzer.Chain or *analyzer.Bench.
+type row[R any] interface {
+	*R
+	MapStrings(func(string) string)
+	SetSession(analyzer.SessionRef)
+}
+
 // streamRows is stream for a command that prints rows drawn from each
 // session (failures, chains, numbers) and quotes none of its calls: pick
 // appends the rows of a session to a list, which are stored (see
-// rowStore), and the session is let go; once every input is read, the
-// rows are read back one at a time, masked with mask and the secrets
-// every input taught, and handed to write. Memory holds the rows stored,
-// not the sessions.
-func streamRows[R any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
-	pick func([]*R, *analyzer.SessionReport) []*R, mask func(*R, func(string) string),
-	write func(io.Writer, iter.Seq[*R]) error) error {
+// rowStore), and the session is let go; a long session comes in parts
+// (see pipeline.Needs.Parts). Once every input is read, the rows are read
+// back one at a time, masked with the secrets every input taught, and
+// handed to write. Memory holds the rows stored, not the sessions.
+func streamRows[R any, P row[R]](in *inputs, g *Globals, env *Env, n pipeline.Needs,
+	pick func([]P, *analyzer.SessionReport) []P, write func(io.Writer, iter.Seq[P]) error) error {
 	var (
 		store  rowStore[R]
-		picked []*R
+		picked []P
+		// The rows of a session's parts name it by its path alone: named
+		// holds the session each run of them is of, learned from its last
+		// part; from is where the run being stored began, or -1, and
+		// fromPath the path its rows name.
+		named    []namedRows
+		from     = -1
+		fromPath string
 	)
+	n.Parts = true
 	return in.stream(g, env, n, func(_ io.Writer, sr *analyzer.SessionReport) error {
+		path := sr.Session.Path
+		if from >= 0 && (!sr.Part || path != fromPath) {
+			if path == fromPath { // else the session was lost before its end
+				named = append(named, namedRows{from, store.len(), analyzer.RefOf(sr.Session)})
+			}
+			from = -1
+		}
+		if sr.Part && from < 0 {
+			from, fromPath = store.len(), path
+		}
 		picked = pick(picked[:0], sr)
 		for _, r := range picked {
 			if err := store.add(r); err != nil {
@@ -66,14 +91,22 @@ func streamRows[R any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
 		return nil
 	}, func(w io.Writer, known *redact.Redactor) error {
 		var readErr error
-		rows := func(yield func(*R) bool) {
+		rows := func(yield func(P) bool) {
+			i := 0
 			for r, err := range store.all() {
 				if err != nil {
 					readErr = err
 					return
 				}
+				for len(named) > 0 && i >= named[0].to {
+					named = named[1:]
+				}
+				if len(named) > 0 && i >= named[0].from {
+					P(r).SetSession(named[0].ref)
+				}
+				i++
 				if known != nil {
-					mask(r, known.String)
+					P(r).MapStrings(known.String)
 				}
 				if !yield(r) {
 					return
@@ -82,4 +115,11 @@ func streamRows[R any](in *inputs, g *Globals, env *Env, n pipeline.Needs,
 		}
 		return cmp.Or(write(w, rows), readErr)
 	})
+}
+
+// namedRows are the rows stored from index from up to to, and the session
+// they are of.
+type namedRows struct {
+	from, to int
+	ref      analyzer.SessionRef
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The planted-secret test: a hostile transcript holds secrets of every
@@ -144,7 +145,8 @@ func (l *claudeLog) add(typ string, msg map[string]any) {
 	l.n++
 	rec := map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/srv/app",
 		"sessionId": "7f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f", "version": "2.0.76", "type": typ,
-		"uuid": fmt.Sprintf("u%d", l.n), "timestamp": fmt.Sprintf("2026-04-01T10:%02d:%02dZ", l.n/60, l.n%60), "message": msg}
+		"uuid": fmt.Sprintf("u%d", l.n), "message": msg,
+		"timestamp": time.Date(2026, 4, 1, 10, 0, l.n, 0, time.UTC).Format(time.RFC3339)}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		l.t.Fatal(err)

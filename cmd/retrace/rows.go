@@ -24,6 +24,7 @@ type rowStore[R any] struct {
 	zw       *flate.Writer
 	enc      *json.Encoder
 	n        int // rows in seg
+	total    int // rows stored
 }
 
 // segmentRows is the number of rows in a segment: a unit of work for a
@@ -48,11 +49,15 @@ func (s *rowStore[R]) add(r *R) error {
 	if err := s.enc.Encode(r); err != nil {
 		return err
 	}
+	s.total++
 	if s.n++; s.n == segmentRows {
 		return s.endSegment()
 	}
 	return nil
 }
+
+// len returns the number of rows stored.
+func (s *rowStore[R]) len() int { return s.total }
 
 // endSegment completes the segment being written.
 func (s *rowStore[R]) endSegment() error {
