@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -23,18 +22,19 @@ const CSV = "csv"
 // cleaned of control characters.
 func writeCSV(w io.Writer, header []string, rows iter.Seq[[]string]) error {
 	cw := csv.NewWriter(w)
-	err := cw.Write(header)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
 	for r := range rows {
-		if err != nil {
-			break
-		}
 		for i, cell := range r {
 			r[i] = csvCell(cell)
 		}
-		err = cw.Write(r)
+		if err := cw.Write(r); err != nil {
+			return err
+		}
 	}
 	cw.Flush()
-	return cmp.Or(err, cw.Error())
+	return cw.Error()
 }
 
 func csvCell(s string) string {

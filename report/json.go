@@ -34,7 +34,7 @@ func writeJSONItems[T any](w io.Writer, key string, items iter.Seq[T]) error {
 	var item, indented bytes.Buffer
 	enc := json.NewEncoder(&item)
 	enc.SetEscapeHTML(false)
-	sep := "\n    "
+	some := false
 	for it := range items {
 		item.Reset()
 		indented.Reset()
@@ -44,11 +44,14 @@ func writeJSONItems[T any](w io.Writer, key string, items iter.Seq[T]) error {
 		if err := json.Indent(&indented, bytes.TrimSuffix(item.Bytes(), []byte("\n")), "    ", "  "); err != nil {
 			return err
 		}
-		bw.WriteString(sep)
+		if some {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
 		bw.Write(escapeHidden(indented.Bytes()))
-		sep = ",\n    "
+		some = true
 	}
-	if sep != "\n    " {
+	if some {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("]\n}\n")

@@ -52,7 +52,8 @@ func (t *table) addFrom(path string, cells ...string) {
 }
 
 // nameSessions puts a SESSION column in front, naming the session of each
-// row, when the rows come from more than one (see sessionNames).
+// row, when the rows come from more than one (see sessionNames). Every row
+// must have been added with addFrom.
 func (t *table) nameSessions() {
 	names := sessionNames(t.paths)
 	if names == nil {
@@ -65,8 +66,8 @@ func (t *table) nameSessions() {
 }
 
 // render writes the table, made to fit o.Width: each column as wide as
-// its widest cell, a cell's text padded to that width (numbers on the
-// left), two spaces between columns and none at the end of a line. It
+// its widest cell, a cell's text padded to that width (numbers aligned
+// right), two spaces between columns and none at the end of a line. It
 // writes what tablewriter does in a borderless style (TestRender holds it
 // to it), a line at a time, at a tenth of its cost: the errors and pairs
 // of long sessions are tables of tens of thousands of rows.

@@ -31,11 +31,11 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 		all := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
 			return append(list, sr.Benchmarks...)
 		}
-		return streamRows(&c.inputs, g, env, needs, all, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
+		return streamRows(&c.inputs, g, env, needs, new(rowList[analyzer.Bench]), all, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
 			return report.Timelines(w, o, analyzer.TimelinesOf(slices.Collect(bench)))
 		})
 	}
-	return streamRows(&c.inputs, g, env, needs, c.numbers, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
+	return streamRows(&c.inputs, g, env, needs, new(rowStore[analyzer.Bench]), c.numbers, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
 		return report.Bench(w, o, bench)
 	})
 }

@@ -10,29 +10,59 @@ import (
 	"runtime"
 )
 
-// A rowStore holds the rows a command prints once every input is read (the
+// A rowKeeper holds the rows streamRows draws from the sessions until
+// every input is read.
+type rowKeeper[R any] interface {
+	// add keeps r, or a copy of it.
+	add(r *R) error
+	// len returns the number of rows kept.
+	len() int
+	// all yields the rows kept, in the order they were added. It is
+	// called once, when no more rows are added.
+	all() iter.Seq2[*R, error]
+}
+
+// A rowList keeps rows as they are, for a command that holds every row at
+// the end anyway (the timelines of bench's table): storing them first
+// would only cost time.
+type rowList[R any] struct{ rows []*R }
+
+func (l *rowList[R]) add(r *R) error { l.rows = append(l.rows, r); return nil }
+
+func (l *rowList[R]) len() int { return len(l.rows) }
+
+func (l *rowList[R]) all() iter.Seq2[*R, error] {
+	return func(yield func(*R, error) bool) {
+		for _, r := range l.rows {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
+// A rowStore keeps the rows a command prints once every input is read (the
 // failures of errors, the chains of pairs, the numbers of bench) as JSON
-// Lines, compressed: a few hundred bytes of memory for a row that itself
-// takes kilobytes, so that what the command holds while it reads grows
-// little with its input. JSON is the rows' own output contract, which
-// keeps every field a report prints (TestRowStore holds each report to
-// what it prints from the rows themselves). The rows are stored in
-// segments, read back in parallel. The zero rowStore is empty.
+// Lines, compressed: about 100 bytes for a failure and 400 for a chain,
+// which as values take 1.4 and 4.7 KB, so that what the command holds
+// while it reads grows little with its input. JSON is the rows' own
+// output contract, which keeps every field a report prints (TestRowStore
+// holds each report to what it prints from the rows themselves). The rows
+// are stored in segments, decoded on every core when read back. The zero
+// rowStore is empty.
 type rowStore[R any] struct {
 	segments []*bytes.Buffer // complete, each a flate stream of segmentRows rows
-	seg      *bytes.Buffer   // the segment being written
+	seg      *bytes.Buffer   // the segment being written, or nil
 	zw       *flate.Writer
 	enc      *json.Encoder
 	n        int // rows in seg
 	total    int // rows stored
 }
 
-// segmentRows is the number of rows in a segment: a unit of work for a
-// core when the rows are read back, and the most read back at a time, for
-// each core.
+// segmentRows is the number of rows in a segment, the work of one core
+// when the rows are read back.
 const segmentRows = 1000
 
-// add stores a copy of r.
 func (s *rowStore[R]) add(r *R) error {
 	if s.seg == nil {
 		s.seg = new(bytes.Buffer)
@@ -56,7 +86,6 @@ func (s *rowStore[R]) add(r *R) error {
 	return nil
 }
 
-// len returns the number of rows stored.
 func (s *rowStore[R]) len() int { return s.total }
 
 // endSegment completes the segment being written.
@@ -70,15 +99,17 @@ func (s *rowStore[R]) endSegment() error {
 	return err
 }
 
-// all yields the rows stored, each decoded anew, in the order they were
-// added; it reads the segments ahead on every core. It is called once,
-// when no more rows are added.
+// all yields the rows stored, each decoded anew. Up to GOMAXPROCS
+// segments are decoded ahead of the one being yielded, each let go once
+// it is decoded.
 func (s *rowStore[R]) all() iter.Seq2[*R, error] {
 	return func(yield func(*R, error) bool) {
 		if err := s.endSegment(); err != nil {
 			yield(nil, err)
 			return
 		}
+		segments := s.segments
+		s.segments = nil
 		type decoded struct {
 			rows []*R
 			err  error
@@ -88,13 +119,18 @@ func (s *rowStore[R]) all() iter.Seq2[*R, error] {
 		ahead := make(chan chan decoded, runtime.GOMAXPROCS(0))
 		go func() {
 			defer close(ahead)
-			for i, seg := range s.segments {
-				s.segments[i] = nil // let it go once read
+			for i, seg := range segments {
+				segments[i] = nil
 				c := make(chan decoded, 1)
 				select {
-				case ahead <- c:
+				case <-done: // before ahead, when both are ready
+					return
+				default:
+				}
+				select {
 				case <-done:
 					return
+				case ahead <- c:
 				}
 				go func() {
 					rows, err := decodeRows[R](seg)

@@ -59,7 +59,7 @@ func TestRowStore(t *testing.T) {
 	if err != nil && !errors.Is(err, pipeline.ErrPartial) { // testdata holds a few files that are not transcripts
 		t.Fatal(err)
 	}
-	if len(failures) < 100 || len(chains) < 50 || len(numbers) < 50 {
+	if len(failures) < 50 || len(chains) < 40 || len(numbers) < 200 { // testdata alone: 93, 79 and 439
 		t.Fatalf("too few rows to compare: %d failures, %d chains, %d numbers", len(failures), len(chains), len(numbers))
 	}
 	for _, format := range []string{report.Table, report.JSON, report.JSONL, report.CSV, report.Markdown} {

@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/parser"
 )
 
 // TestStreamedLines checks that the commands that write JSON Lines a
 // session at a time, as the sessions are read, write the items the same
 // command lists in JSON, in the same order, with the same warnings.
 func TestStreamedLines(t *testing.T) {
-	compareStreamed(t, filepath.Join("..", "..", "testdata"))
+	compareStreamed(t, 10, filepath.Join("..", "..", "testdata"))
 }
 
 // TestStreamedParts is TestStreamedLines over a session long enough to come
@@ -32,17 +34,28 @@ func TestStreamedParts(t *testing.T) {
 		log.call(id+"b", "", "python bench.py --num-runs 5", fmt.Sprintf("Average: %d.5 tok/s", 60+i%20), false)
 		log.call(id+"c", "", "ls", "bench.py", false)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "long.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(log.lines, "\n")+"\n"), 0o600); err != nil {
+	data := []byte(strings.Join(log.lines, "\n") + "\n")
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	compareStreamed(t, path)
+	parts := 0
+	st := analyzer.NewSessionStream(analyzer.StreamOptions{Path: path, Part: func(*analyzer.SessionReport) { parts++ }})
+	if _, err := parser.Parse(bytes.NewReader(data), path, nil, parser.Each(st.Add)); err != nil {
+		t.Fatal(err)
+	}
+	if parts == 0 {
+		t.Fatal("the long session does not come in parts")
+	}
+	// Short sessions before and after it, whole.
+	sample := filepath.Join("..", "..", "testdata", "claude-code")
+	compareStreamed(t, 3, filepath.Join(sample, "basic.jsonl"), path, filepath.Join(sample, "background.jsonl"))
 }
 
 // compareStreamed checks, for errors, pairs, bench and summary run over
-// paths, that the JSON Lines list the items of the JSON document.
-func compareStreamed(t *testing.T, paths ...string) {
+// paths, that the JSON Lines list the items of the JSON document, and
+// that each command lists at least fewest.
+func compareStreamed(t *testing.T, fewest int, paths ...string) {
 	t.Helper()
 	runCmd := func(args ...string) (stdout, stderr string) {
 		var out, errb bytes.Buffer
@@ -88,7 +101,7 @@ func compareStreamed(t *testing.T, paths ...string) {
 			}
 			got = append(got, v)
 		}
-		if len(want) < 10 && cmd != "summary" { // summary lists a session and the totals
+		if len(want) < fewest {
 			t.Errorf("%s: only %d items to compare", cmd, len(want))
 		}
 		if diff := cmp.Diff(want, got); diff != "" {

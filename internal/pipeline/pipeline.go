@@ -34,7 +34,9 @@ type Needs struct {
 	// analysis: without it the reports and their chains hold none.
 	Numbers bool
 	// Parts lets a long session come in parts (see
-	// analyzer.StreamOptions.Part), for a command that adds sessions up.
+	// analyzer.StreamOptions.Part), for a command that adds sessions up or
+	// keeps only rows drawn from them: a part's findings name their
+	// session by its path alone, and the last part is the session itself.
 	// It is ignored with a Period, as a part does not know when its
 	// session was active.
 	Parts bool
