@@ -66,27 +66,16 @@ func recordKind(m map[string]json.RawMessage) string {
 	return ""
 }
 
-// UnmarshalJSON reads a chain as `retrace pairs` writes it. The record
-// holds the chain's first failure only, so the chain read back knows no
-// other: lessons drawn from it take the first failure's rejected flags.
-// The steps' programs are not in the record: ReadJSONL reads them from
-// their commands.
-func (ch *Chain) UnmarshalJSON(b []byte) error {
-	type plain Chain // without this method
-	if err := json.Unmarshal(b, (*plain)(ch)); err != nil {
-		return err
-	}
+// readBack completes a chain read back from its record as `retrace pairs`
+// writes it. The record holds the chain's first failure only, so the
+// chain read back knows no other: lessons drawn from it take the first
+// failure's rejected flags. The steps' programs, not in the record, are
+// read from their commands.
+func (ch *Chain) readBack() error {
 	if ch.Failure == nil {
 		return errors.New("a chain without its failure")
 	}
 	ch.failures = []*Failure{ch.Failure}
-	return nil
-}
-
-// readPrograms sets the program of each step between the chain's failure
-// and its fix, and of its workaround, from their commands, for a chain
-// read back from its record.
-func (ch *Chain) readPrograms() {
 	for i := range ch.Between {
 		st := &ch.Between[i]
 		st.program = programOfLine(shell.Parse(st.Command), st.Command)
@@ -94,6 +83,7 @@ func (ch *Chain) readPrograms() {
 	if w := ch.Workaround; w != nil {
 		w.program = workaroundProgram(ch.Failure, shell.Parse(ch.Failure.Command), shell.Parse(w.Command), w.Command)
 	}
+	return nil
 }
 
 // ReadJSONL reads records of `retrace pairs` and `retrace bench` JSONL
@@ -141,10 +131,13 @@ func addRecord(line []byte, bySession map[SessionRef]*SessionReport, reports *[]
 	switch recordKind(m) {
 	case "chain":
 		var ch Chain
-		if err := json.Unmarshal(line, &ch); err != nil {
+		err := json.Unmarshal(line, &ch)
+		if err == nil {
+			err = ch.readBack()
+		}
+		if err != nil {
 			return "bad pairs record: " + err.Error()
 		}
-		ch.readPrograms()
 		rep.Chains = append(rep.Chains, &ch)
 		rep.Failures = append(rep.Failures, ch.Failure)
 	case "bench":
