@@ -43,7 +43,7 @@ func (l *rowList[R]) all() iter.Seq2[*R, error] {
 
 // A rowStore keeps the rows a command prints once every input is read (the
 // failures of errors, the chains of pairs, the numbers of bench) as JSON
-// Lines, compressed: about 100 bytes for a failure and 400 for a chain,
+// Lines, compressed: about 100 bytes for a failure and 360 for a chain,
 // which as values take 1.4 and 4.7 KB, so that what the command holds
 // while it reads grows little with its input. JSON is the rows' own
 // output contract, which keeps every field a report prints (TestRowStore
@@ -51,17 +51,34 @@ func (l *rowList[R]) all() iter.Seq2[*R, error] {
 // are stored in segments, decoded on every core when read back. The zero
 // rowStore is empty.
 type rowStore[R any] struct {
-	segments []*bytes.Buffer // complete, each a flate stream of segmentRows rows
+	segments []*bytes.Buffer // complete, each a flate stream
 	seg      *bytes.Buffer   // the segment being written, or nil
 	zw       *flate.Writer
 	enc      *json.Encoder
-	n        int // rows in seg
-	total    int // rows stored
+	written  countingWriter // what enc writes, counted, to zw
+	n        int            // rows in seg
+	total    int            // rows stored
 }
 
-// segmentRows is the number of rows in a segment, the work of one core
-// when the rows are read back.
-const segmentRows = 1000
+// A segment holds segmentRows rows or segmentBytes of their JSON, whichever
+// comes first: the work of one core when the rows are read back, and what
+// it holds of them then.
+const (
+	segmentRows  = 1000
+	segmentBytes = 4 << 20
+)
+
+// A countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += n
+	return n, err
+}
 
 func (s *rowStore[R]) add(r *R) error {
 	if s.seg == nil {
@@ -71,16 +88,18 @@ func (s *rowStore[R]) add(r *R) error {
 			if err != nil {
 				return err
 			}
-			s.zw, s.enc = zw, json.NewEncoder(zw)
+			s.zw, s.written.w = zw, zw
+			s.enc = json.NewEncoder(&s.written)
 		} else {
 			s.zw.Reset(s.seg)
 		}
+		s.written.n = 0
 	}
 	if err := s.enc.Encode(r); err != nil {
 		return err
 	}
 	s.total++
-	if s.n++; s.n == segmentRows {
+	if s.n++; s.n == segmentRows || s.written.n >= segmentBytes {
 		return s.endSegment()
 	}
 	return nil

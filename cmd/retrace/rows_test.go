@@ -7,8 +7,11 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -85,6 +88,69 @@ func TestRowStore(t *testing.T) {
 			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
 				t.Errorf("%s -f %s of the rows read back (-rows +read back):\n%s", tc.name, format, diff)
 			}
+		}
+	}
+}
+
+// TestRowStoreSegments reads back rows stored in no segment, one, and
+// several, cut by their number and by their size, whole and stopping
+// early.
+func TestRowStoreSegments(t *testing.T) {
+	type row struct {
+		I int
+		S string
+	}
+	big := strings.Repeat("x", segmentBytes/3)
+	for _, tc := range []struct {
+		n    int
+		text string
+	}{{0, ""}, {1, ""}, {segmentRows - 1, ""}, {segmentRows, ""}, {segmentRows + 1, "a"}, {5*segmentRows + 7, "é"}, {7, big}} {
+		var s rowStore[row]
+		for i := range tc.n {
+			if err := s.add(&row{i, tc.text}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s.len() != tc.n {
+			t.Errorf("%d rows: len() = %d", tc.n, s.len())
+		}
+		if tc.text == big && len(s.segments) != 2 { // 3, 3 and 1 being written
+			t.Errorf("7 rows of a third of a segment's bytes each made %d whole segments, want 2", len(s.segments))
+		}
+		i := 0
+		for r, err := range s.all() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.I != i || r.S != tc.text {
+				t.Fatalf("%d rows: row %d reads back as %d", tc.n, i, r.I)
+			}
+			i++
+		}
+		if i != tc.n {
+			t.Errorf("%d rows stored, %d read back", tc.n, i)
+		}
+	}
+	// Stopping early lets the decoders go.
+	before := runtime.NumGoroutine()
+	for _, stop := range []int{0, 1, segmentRows, 3*segmentRows + 1} {
+		var s rowStore[row]
+		for i := range 6 * segmentRows {
+			if err := s.add(&row{I: i}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		i := 0
+		for range s.all() {
+			if i == stop {
+				break
+			}
+			i++
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left running", runtime.NumGoroutine()-before)
 		}
 	}
 }
