@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"io"
+	"iter"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,9 +22,22 @@ const MaxBrief = 60_000
 // comment: the totals, the failures by category, the mistakes made most,
 // the sessions and the failure chains that cost most, and where to find
 // the rest. Every cell is cut, so its length does not grow with the input.
-func writeBriefMarkdown(w *bufio.Writer, d *document) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	writeMarkdownHead(w, d)
+// Of the sessions as they come it keeps the chains that cost most only.
+func writeBriefMarkdown(w io.Writer, b *docBuilder, sessions iter.Seq2[gathered, error]) error {
+	var top costliest
+	for s, err := range sessions {
+		if err != nil {
+			return err
+		}
+		sd := b.add(s.report, s.view)
+		for _, ch := range sd.rows() {
+			top.add(sd.Path, ch)
+		}
+	}
+	d := b.done()
+	bw := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	writeMarkdownHead(bw, d)
 	if len(d.Lessons) > 0 {
 		p("## Mistakes made most\n\n| target | wrong | right | times |\n| --- | --- | --- | ---: |\n")
 		for _, l := range d.Lessons {
@@ -35,13 +50,13 @@ func writeBriefMarkdown(w *bufio.Writer, d *document) {
 		p("\n")
 	}
 
-	sessions := slices.Clone(d.Sessions)
-	slices.SortStableFunc(sessions, func(a, b *sessionDoc) int {
+	costly := slices.Clone(d.Sessions)
+	slices.SortStableFunc(costly, func(a, b *sessionDoc) int {
 		return cmp.Or(cmp.Compare(b.CallsLost, a.CallsLost), cmp.Compare(b.Failures, a.Failures))
 	})
-	if len(sessions) > 0 {
+	if len(costly) > 0 {
 		p("## Sessions that cost most\n\n| session | calls | failures | fixed | never fixed | lost |\n| --- | ---: | ---: | ---: | ---: | --- |\n")
-		for _, s := range sessions[:min(briefTop, len(sessions))] {
+		for _, s := range costly[:min(briefTop, len(costly))] {
 			name := code(clean(filepath.Base(s.Path), 40))
 			if s.Title != "" {
 				name += " " + mdEscape(clean(s.Title, 60))
@@ -49,37 +64,49 @@ func writeBriefMarkdown(w *bufio.Writer, d *document) {
 			p("| %s | %d | %d | %d | %d | %s |\n", mdCell(name), s.Calls, s.Failures, s.Fixed, s.Unresolved, strings.TrimSuffix(s.Lost, " lost"))
 		}
 		p("\n")
-		if n := len(sessions) - briefTop; n > 0 {
+		if n := len(costly) - briefTop; n > 0 {
 			p("And %s.\n\n", nMore(n, "session"))
 		}
 	}
-	type ranked struct {
-		s  *sessionDoc
-		ch *chainDoc
-	}
-	var chains []ranked
-	for _, s := range d.Sessions {
-		for _, ch := range s.Chains {
-			chains = append(chains, ranked{s, ch})
-		}
-		for _, ch := range s.Open {
-			chains = append(chains, ranked{s, ch})
-		}
-	}
-	if len(chains) > 0 {
-		slices.SortStableFunc(chains, func(a, b ranked) int {
-			return cmp.Or(cmp.Compare(b.ch.Calls, a.ch.Calls), cmp.Compare(b.ch.Seconds, a.ch.Seconds))
-		})
+	if top.n > 0 {
 		p("## Failures that cost most\n\n| session | msg | target | failed with | outcome | change | cost |\n| --- | ---: | --- | --- | --- | --- | --- |\n")
-		for _, r := range chains[:min(briefTop, len(chains))] {
-			p("| %s | %d | %s | %s | %s | %s | %s |\n", mdCell(code(clean(filepath.Base(r.s.Path), 40))), r.ch.Msg,
+		for _, r := range top.chains {
+			p("| %s | %d | %s | %s | %s | %s | %s |\n", mdCell(code(clean(filepath.Base(r.path), 40))), r.ch.Msg,
 				mdCell(code(clean(r.ch.Target, 40))), mdCell(mdEscape(clean(r.ch.Message, 80))), r.ch.Outcome,
 				mdCell(mdEscape(clean(r.ch.Change, 100))), r.ch.Cost)
 		}
 		p("\n")
-		if n := len(chains) - briefTop; n > 0 {
+		if n := top.n - briefTop; n > 0 {
 			p("And %s.\n\n", nMore(n, "failure chain"))
 		}
 	}
 	p("Every session, failure and fix is in the full report: `retrace report -f html -o report.html`.\n")
+	return bw.Flush()
+}
+
+// costliest keeps the briefTop chains that cost most of those added: the
+// most calls first, then the most time, then the first added.
+type costliest struct {
+	chains []rankedChain
+	n      int // the chains added
+}
+
+type rankedChain struct {
+	path string // of the chain's session
+	ch   *chainDoc
+}
+
+func (c *costliest) add(path string, ch *chainDoc) {
+	c.n++
+	worse := func(r rankedChain) bool {
+		return cmp.Or(cmp.Compare(ch.Calls, r.ch.Calls), cmp.Compare(ch.Seconds, r.ch.Seconds)) > 0
+	}
+	i := slices.IndexFunc(c.chains, worse)
+	if i < 0 {
+		i = len(c.chains)
+	}
+	if i < briefTop {
+		c.chains = slices.Insert(c.chains, i, rankedChain{path, ch})
+		c.chains = c.chains[:min(len(c.chains), briefTop)]
+	}
 }

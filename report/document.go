@@ -17,7 +17,7 @@ import (
 // transcript text cleaned of terminal escapes and control characters, not
 // yet escaped for either format.
 type document struct {
-	Sessions   []*sessionDoc
+	Sessions   []*sessionDoc // as the index lists them (see sessionDoc.indexed)
 	Totals     analyzer.Totals
 	Sentence   string // what the failures cost, in one line
 	Categories []categoryCount
@@ -60,7 +60,7 @@ type sessionDoc struct {
 	Chains            []*chainDoc // fixed chains, in order
 	Open              []*chainDoc // unresolved chains, in order
 	Results           []resultRow
-	Timeline          *timelineDoc
+	Timeline          *timelineView // nil for a session without times
 }
 
 type chainDoc struct {
@@ -124,33 +124,67 @@ type resultRow struct {
 // maxLessons bounds the lessons a report lists.
 const maxLessons = 10
 
-// newDocument gathers what a post-mortem tells from a report, and from
-// views, what it reads of each session's calls (see callView).
-func newDocument(r *analyzer.Report, views []callView) *document {
-	sum := r.Summary
+// A docBuilder makes the document of a post-mortem a session at a time:
+// add returns each session's document whole, for the caller to write and
+// let go of, and keeps of it only what the head of the post-mortem and
+// its index read (see sessionDoc.indexed). done completes the document.
+type docBuilder struct {
+	d       *document
+	sum     *analyzer.Summary
+	labels  map[string]string
+	ids     anchors
+	lessons analyzer.LessonSet
+}
+
+// newDocBuilder returns the builder of the post-mortem of the sessions sum
+// counts, which add must then be given in the same order.
+func newDocBuilder(sum *analyzer.Summary) *docBuilder {
 	d := &document{Totals: sum.Totals, Sentence: costSentence(sum.Totals)}
 	for _, c := range diagnose.Categories {
 		if n := sum.Totals.ByCategory[c]; n > 0 {
 			d.Categories = append(d.Categories, categoryCount{string(c), n})
 		}
 	}
-	for _, l := range r.Lessons[:min(len(r.Lessons), maxLessons)] {
-		d.Lessons = append(d.Lessons, lessonRow{Target: clean(l.Target, 200), Wrong: clean(l.Wrong, 200), Right: clean(l.Right, 200), Count: l.Count})
+	return &docBuilder{d: d, sum: sum, labels: sessionLabels(sum.Sessions), ids: anchors{}}
+}
+
+// add returns the document of the next session, sr, and v, what the
+// post-mortem reads of its calls.
+func (b *docBuilder) add(sr *analyzer.SessionReport, v callView) *sessionDoc {
+	ss := b.sum.Sessions[len(b.d.Sessions)]
+	sd := newSessionDoc(sr, ss, v)
+	sd.Label = b.labels[ss.Path+"\x00"+ss.ID]
+	sd.Anchor = b.ids.add("s-" + sessionKey(ss))
+	for _, cd := range sd.rows() {
+		cd.Anchor = b.ids.add(fmt.Sprintf("%s-m%d", sd.Anchor, cd.Msg))
 	}
-	d.Snippet = snippetLines(r.Lessons)
-	labels := sessionLabels(sum.Sessions)
-	ids := anchors{}
-	for i, sr := range r.Sessions {
-		ss := sum.Sessions[i]
-		sd := newSessionDoc(sr, ss, views[i])
-		sd.Label = labels[ss.Path+"\x00"+ss.ID]
-		sd.Anchor = ids.add("s-" + sessionKey(ss))
-		for _, cd := range append(sd.Chains[:len(sd.Chains):len(sd.Chains)], sd.Open...) {
-			cd.Anchor = ids.add(fmt.Sprintf("%s-m%d", sd.Anchor, cd.Msg))
-		}
-		d.Sessions = append(d.Sessions, sd)
+	b.lessons.Add(sr)
+	b.d.Sessions = append(b.d.Sessions, sd.indexed())
+	return sd
+}
+
+// done returns the document, its sessions as the index lists them.
+func (b *docBuilder) done() *document {
+	lessons := b.lessons.Lessons()
+	for _, l := range lessons[:min(len(lessons), maxLessons)] {
+		b.d.Lessons = append(b.d.Lessons, lessonRow{Target: clean(l.Target, 200), Wrong: clean(l.Wrong, 200), Right: clean(l.Right, 200), Count: l.Count})
 	}
-	return d
+	b.d.Snippet = snippetLines(lessons)
+	return b.d
+}
+
+// rows returns the session's chains as its table of failures lists them:
+// the fixed ones, then the others, each in order.
+func (sd *sessionDoc) rows() []*chainDoc {
+	return append(sd.Chains[:len(sd.Chains):len(sd.Chains)], sd.Open...)
+}
+
+// indexed returns the session's document without its chains, results,
+// timeline and notes: what the head and the index of a post-mortem read.
+func (sd *sessionDoc) indexed() *sessionDoc {
+	in := *sd
+	in.Chains, in.Open, in.Results, in.Timeline, in.Notes = nil, nil, nil, nil, nil
+	return &in
 }
 
 // sessionKey is what a session's anchor is made from: the short id, or

@@ -9,19 +9,22 @@ import (
 
 // A Gathering collects the sessions of a post-mortem one at a time, as
 // they are analyzed, so that a long run does not hold every session's
-// calls: it takes what the post-mortem reads of a session's calls (a
-// callView), then keeps the session as an analyzer.Gathering does, with
-// the calls its findings link to only. Write then writes the post-mortem
-// PostMortem writes of the sessions' whole report. The zero Gathering has
-// no sessions.
+// calls, nor every session's findings: it takes what the post-mortem reads
+// of a session's calls (a callView) and what its chains cost, then keeps
+// the session, compressed, as an analyzer.Gathering does. Write then
+// writes the post-mortem PostMortem writes of the sessions' whole report,
+// a session at a time. The zero Gathering has no sessions.
 type Gathering struct {
 	sessions analyzer.Gathering
 	views    []callView
+	costs    [][]chainCost
 }
 
-// Add takes the report of one more session, whole (not a part).
+// Add takes the report of one more session, whole (not a part), and lets
+// go of it: sr must not be used after.
 func (g *Gathering) Add(sr *analyzer.SessionReport) {
 	g.views = append(g.views, viewCalls(sr))
+	g.costs = append(g.costs, chainCosts(sr))
 	g.sessions.Add(sr)
 }
 
@@ -30,13 +33,26 @@ func (g *Gathering) Add(sr *analyzer.SessionReport) {
 // from a transcript, as masking the secrets that the inputs read last
 // taught does; it must give back unchanged what it has already given.
 func (g *Gathering) Write(w io.Writer, o Options, mask func(string) string) error {
-	r := g.sessions.Report(mask)
+	sum := g.sessions.Summary(mask)
 	if mask != nil {
 		for i := range g.views {
 			g.views[i].mapStrings(mask)
 		}
 	}
-	return writePostMortem(w, o, newDocument(r, g.views))
+	sessions := func(yield func(gathered, error) bool) {
+		i := 0
+		for sr, err := range g.sessions.Sessions(mask) {
+			if err != nil {
+				yield(gathered{}, err)
+				return
+			}
+			if !yield(gathered{sr, g.views[i]}, nil) {
+				return
+			}
+			i++
+		}
+	}
+	return writePostMortem(w, o, sum, g.costs, sessions)
 }
 
 // A callView is what a post-mortem reads of a session's calls beside
@@ -44,7 +60,7 @@ func (g *Gathering) Write(w io.Writer, o Options, mask func(string) string) erro
 // timeline, and the files the session edited, for the caveats of its
 // benchmark series.
 type callView struct {
-	timeline *timelineDoc // nil for a session without times
+	timeline *timelineView // nil for a session without times
 	edits    []edit
 }
 
@@ -54,24 +70,19 @@ type edit struct {
 	file string
 }
 
-// viewCalls returns what a post-mortem reads of the calls of sr.
+// viewCalls returns what a post-mortem reads of the calls of sr. A session
+// without numbers has no series for its edits to caveat.
 func viewCalls(sr *analyzer.SessionReport) callView {
-	v := callView{timeline: newTimeline(sr)}
+	v := callView{timeline: newTimelineView(newTimeline(sr))}
+	if len(sr.Benchmarks) == 0 {
+		return v
+	}
 	for _, c := range sr.Session.Calls {
 		if (c.Kind == parser.KindEdit || c.Kind == parser.KindWrite) && c.File != "" {
 			v.edits = append(v.edits, edit{c.Msg, c.File})
 		}
 	}
 	return v
-}
-
-// viewsOf returns the views of the calls of every session of r.
-func viewsOf(r *analyzer.Report) []callView {
-	views := make([]callView, len(r.Sessions))
-	for i, sr := range r.Sessions {
-		views[i] = viewCalls(sr)
-	}
-	return views
 }
 
 // mapStrings replaces each text of the view that came from a transcript

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"iter"
 	"maps"
 	"math"
 	"regexp"
@@ -111,10 +112,10 @@ func wordEdge(s string, i int) bool {
 	return i < 0 || i >= len(s) || strings.IndexByte(" \t\n\"'=;|&()<>", s[i]) >= 0
 }
 
-// htmlPage is what the template renders.
+// htmlPage is what the template renders around the sessions: its "top"
+// and "bottom". Each session is an htmlSession, rendered by "section".
 type htmlPage struct {
 	*document
-	Sessions   []*htmlSession
 	Style      template.CSS
 	Script     template.JS
 	StyleHash  string
@@ -135,6 +136,24 @@ type htmlSession struct {
 	Stories []*chainDoc
 }
 
+// newHTMLSession returns the session of sd as the page renders it, told
+// saying which of its rows (see sessionDoc.rows) tell their story.
+func newHTMLSession(sd *sessionDoc, told []bool) *htmlSession {
+	hs := &htmlSession{sessionDoc: sd, Charts: charts(sd.Results), Time: sd.Timeline}
+	for _, r := range sd.Results {
+		if r.Caveat != "" && !slices.Contains(hs.Caveats, r.Caveat) {
+			hs.Caveats = append(hs.Caveats, r.Caveat)
+		}
+	}
+	for j, cd := range sd.rows() {
+		hs.Rows = append(hs.Rows, chainRow{chainDoc: cd, Told: told[j]})
+		if told[j] {
+			hs.Stories = append(hs.Stories, cd)
+		}
+	}
+	return hs
+}
+
 // A chainRow is a chain in a table of failures; Told says its story
 // follows the table.
 type chainRow struct {
@@ -149,38 +168,54 @@ type chainRow struct {
 // all: the page grows with the failures, not with their stories.
 const maxStories = 600
 
-// tellStories chooses the chains the page tells in full and sets each
-// session's Rows and Stories.
-func tellStories(sessions []*htmlSession) {
-	ranked := make([][]*chainDoc, len(sessions))
-	for i, hs := range sessions {
-		all := append(hs.Chains[:len(hs.Chains):len(hs.Chains)], hs.Open...)
-		ranked[i] = slices.Clone(all)
-		slices.SortStableFunc(ranked[i], func(a, b *chainDoc) int {
-			return cmp.Or(cmp.Compare(b.Seconds, a.Seconds), cmp.Compare(b.Calls, a.Calls))
+// A chainCost is what a chain cost, as the page ranks chains by.
+type chainCost struct {
+	seconds float64
+	calls   int
+}
+
+// chainCosts returns the costs of the chains of sr, in the order of the
+// rows of its document (see sessionDoc.rows).
+func chainCosts(sr *analyzer.SessionReport) []chainCost {
+	var fixed, open []chainCost
+	for _, ch := range sr.Chains {
+		c := chainCost{ch.Cost.Seconds, ch.Cost.Calls}
+		if ch.Fix != nil {
+			fixed = append(fixed, c)
+		} else {
+			open = append(open, c)
+		}
+	}
+	return append(fixed, open...)
+}
+
+// tellStories chooses the chains the page tells in full, of the sessions
+// whose chains cost what costs lists: told[i][j] says row j of session i
+// tells its story.
+func tellStories(costs [][]chainCost) (told [][]bool) {
+	ranked := make([][]int, len(costs))
+	told = make([][]bool, len(costs))
+	for i, cs := range costs {
+		ranked[i] = make([]int, len(cs))
+		for j := range cs {
+			ranked[i][j] = j
+		}
+		slices.SortStableFunc(ranked[i], func(a, b int) int {
+			return cmp.Or(cmp.Compare(cs[b].seconds, cs[a].seconds), cmp.Compare(cs[b].calls, cs[a].calls))
 		})
-		hs.Rows = make([]chainRow, len(all))
-		for j, cd := range all {
-			hs.Rows[j].chainDoc = cd
-		}
+		told[i] = make([]bool, len(cs))
 	}
-	told := map[*chainDoc]bool{}
-	for rank, left := 0, true; left && len(told) < maxStories; rank++ {
+	n := 0
+	for rank, left := 0, true; left && n < maxStories; rank++ {
 		left = false
-		for _, r := range ranked {
-			if rank < len(r) && len(told) < maxStories {
-				told[r[rank]], left = true, true
+		for i, r := range ranked {
+			if rank < len(r) && n < maxStories {
+				told[i][r[rank]], left = true, true
+				n++
 			}
 		}
 	}
-	for _, hs := range sessions {
-		for j, row := range hs.Rows {
-			if told[row.chainDoc] {
-				hs.Rows[j].Told = true
-				hs.Stories = append(hs.Stories, row.chainDoc)
-			}
-		}
-	}
+	return told
 }
 
 // someSteps returns the calls between a failure and its fix that a story
@@ -263,10 +298,32 @@ func newTimelineView(tl *timelineDoc) *timelineView {
 
 func stampOf(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
-// writeHTML writes the document as one self-contained page: CSS and script
-// inline, charts as inline SVG, and a Content-Security-Policy that lets run
-// only the page's own script and style, by their hashes.
-func writeHTML(w io.Writer, d *document) error {
+// writeHTML writes the post-mortem as one self-contained page: CSS and
+// script inline, charts as inline SVG, and a Content-Security-Policy that
+// lets run only the page's own script and style, by their hashes. The
+// sessions come as writePostMortem says; each is rendered as it comes, and
+// kept compressed until the head of the page, which the last one
+// completes, is written.
+func writeHTML(w io.Writer, b *docBuilder, costs [][]chainCost, sessions iter.Seq2[gathered, error]) error {
+	told := tellStories(costs)
+	var sections spool
+	projects, agents, categories := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	i := 0
+	for s, err := range sessions {
+		if err != nil {
+			return err
+		}
+		sd := b.add(s.report, s.view)
+		if err := page.ExecuteTemplate(sections.writer(), "section", newHTMLSession(sd, told[i])); err != nil {
+			return err
+		}
+		i++
+		projects[sd.Project], agents[sd.Format] = true, true
+		for _, c := range sd.Categories {
+			categories[c] = true
+		}
+	}
+	d := b.done()
 	p := &htmlPage{
 		document:   d,
 		Style:      template.CSS(pageStyle),
@@ -274,21 +331,6 @@ func writeHTML(w io.Writer, d *document) error {
 		StyleHash:  cspHash(pageStyle),
 		ScriptHash: cspHash(pageScript),
 	}
-	projects, agents, categories := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, s := range d.Sessions {
-		hs := &htmlSession{sessionDoc: s, Charts: charts(s.Results), Time: newTimelineView(s.Timeline)}
-		for _, r := range s.Results {
-			if r.Caveat != "" && !slices.Contains(hs.Caveats, r.Caveat) {
-				hs.Caveats = append(hs.Caveats, r.Caveat)
-			}
-		}
-		p.Sessions = append(p.Sessions, hs)
-		projects[s.Project], agents[s.Format] = true, true
-		for _, c := range s.Categories {
-			categories[c] = true
-		}
-	}
-	tellStories(p.Sessions)
 	delete(projects, "")
 	p.Projects, p.Agents = slices.Sorted(maps.Keys(projects)), slices.Sorted(maps.Keys(agents))
 	for _, c := range d.Categories {
@@ -300,7 +342,13 @@ func writeHTML(w io.Writer, d *document) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
-	if err := page.Execute(bw, p); err != nil {
+	if err := page.ExecuteTemplate(bw, "top", p); err != nil {
+		return err
+	}
+	if err := sections.writeTo(bw); err != nil {
+		return err
+	}
+	if err := page.ExecuteTemplate(bw, "bottom", p); err != nil {
 		return err
 	}
 	return bw.Flush()

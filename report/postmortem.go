@@ -3,8 +3,10 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/retrace-dev/retrace/analyzer"
@@ -34,31 +36,61 @@ func IsPostMortem(head []byte) bool {
 
 // PostMortem writes the report people share: per session, what went wrong,
 // what fixed it, what it cost and what the benchmarks showed; across
-// sessions, the totals and the mistakes made most. Its format is Markdown
-// or HTML.
+// sessions, the totals and the mistakes made most, drawn from r's
+// sessions. Its format is Markdown or HTML.
 func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
-	return writePostMortem(w, o, newDocument(r, viewsOf(r)))
+	costs := make([][]chainCost, len(r.Sessions))
+	for i, sr := range r.Sessions {
+		costs[i] = chainCosts(sr)
+	}
+	sessions := func(yield func(gathered, error) bool) {
+		for _, sr := range r.Sessions {
+			if !yield(gathered{sr, viewCalls(sr)}, nil) {
+				return
+			}
+		}
+	}
+	return writePostMortem(w, o, r.Summary, costs, sessions)
 }
 
-// writePostMortem writes the post-mortem of the document d as o says.
-func writePostMortem(w io.Writer, o Options, d *document) error {
+// A gathered session is one a post-mortem tells: its report, and what the
+// post-mortem reads of its calls.
+type gathered struct {
+	report *analyzer.SessionReport
+	view   callView
+}
+
+// writePostMortem writes the post-mortem of the sessions sum counts as o
+// says. sessions yields them in the order sum lists them, and costs holds
+// the costs of each one's chains (see chainCosts). Each session is
+// written, and let go of, as it comes; what the head of the post-mortem
+// reads of them (their counts, the lessons they teach) is kept, and the
+// head written once the last one is in.
+func writePostMortem(w io.Writer, o Options, sum *analyzer.Summary, costs [][]chainCost, sessions iter.Seq2[gathered, error]) error {
+	b := newDocBuilder(sum)
 	if o.Format == HTML {
-		return writeHTML(w, d)
+		return writeHTML(w, b, costs, sessions)
 	}
-	bw := bufio.NewWriter(w)
 	if o.Brief {
-		writeBriefMarkdown(bw, d)
-	} else {
-		writeMarkdown(bw, d)
+		return writeBriefMarkdown(w, b, sessions)
 	}
-	return bw.Flush()
+	return writeMarkdown(w, b, sessions)
 }
 
-// writeMarkdown writes the document as GitHub-flavoured Markdown. Text from
-// transcripts goes in code spans and fences, or is escaped.
-func writeMarkdown(w *bufio.Writer, d *document) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	writeMarkdownHead(w, d)
+// writeMarkdown writes the post-mortem as GitHub-flavoured Markdown. Text
+// from transcripts goes in code spans and fences, or is escaped.
+func writeMarkdown(w io.Writer, b *docBuilder, sessions iter.Seq2[gathered, error]) error {
+	var sections spool
+	for s, err := range sessions {
+		if err != nil {
+			return err
+		}
+		writeSessionMarkdown(sections.writer(), b.add(s.report, s.view))
+	}
+	d := b.done()
+	bw := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	writeMarkdownHead(bw, d)
 	if len(d.Lessons) > 0 {
 		p("## Mistakes made most\n\n| target | wrong | right | times |\n| --- | --- | --- | ---: |\n")
 		for _, l := range d.Lessons {
@@ -70,9 +102,43 @@ func writeMarkdown(w *bufio.Writer, d *document) {
 		}
 		p("\nFor an agent's `AGENTS.md` or `CLAUDE.md`:\n\n%s\n\n", fence(strings.Join(d.Snippet, "\n"), "markdown"))
 	}
-	for _, s := range d.Sessions {
-		writeSessionMarkdown(w, s)
+	if err := sections.writeTo(bw); err != nil {
+		return err
 	}
+	return bw.Flush()
+}
+
+// A spool keeps what is written to it compressed, until writeTo writes it
+// out: the sessions of a post-mortem, written before its head.
+type spool struct {
+	buf bytes.Buffer
+	zw  *flate.Writer
+	bw  *bufio.Writer
+}
+
+// writer returns the writer of the spool.
+func (s *spool) writer() *bufio.Writer {
+	if s.bw == nil {
+		s.zw, _ = flate.NewWriter(&s.buf, flate.BestSpeed) // BestSpeed is a valid level
+		s.bw = bufio.NewWriter(s.zw)
+	}
+	return s.bw
+}
+
+// writeTo writes what was written to the spool to w, and empties it.
+func (s *spool) writeTo(w io.Writer) error {
+	if s.bw == nil {
+		return nil
+	}
+	if err := s.bw.Flush(); err != nil {
+		return err
+	}
+	if err := s.zw.Close(); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, flate.NewReader(&s.buf))
+	*s = spool{}
+	return err
 }
 
 // writeMarkdownHead writes the start of a post-mortem in Markdown: its
@@ -92,7 +158,7 @@ func writeMarkdownHead(w *bufio.Writer, d *document) {
 	}
 }
 
-func writeSessionMarkdown(w *bufio.Writer, s *sessionDoc) {
+func writeSessionMarkdown(w io.Writer, s *sessionDoc) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	title := s.Title
 	if title == "" {
@@ -140,7 +206,7 @@ func writeSessionMarkdown(w *bufio.Writer, s *sessionDoc) {
 	}
 }
 
-func writeChainMarkdown(w *bufio.Writer, ch *chainDoc) {
+func writeChainMarkdown(w io.Writer, ch *chainDoc) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("#### %d. %s — %s\n\n", ch.N, code(ch.Target), ch.Outcome)
 	for _, f := range ch.Failures {
