@@ -2,12 +2,13 @@ package analyzer
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/gob"
 	"fmt"
 	"io"
 	"iter"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/retrace-dev/retrace/parser"
 )
@@ -23,8 +24,8 @@ import (
 type Gathering struct {
 	sum    *Summary
 	last   *SessionReport // the session added last, not stored
-	stored chunks         // one flate stream of the others, gob-encoded (see storedHead)
-	zw     *flate.Writer
+	stored chunks         // one S2 stream of the others, gob-encoded (see storedHead)
+	zw     *s2.Writer
 	enc    *gob.Encoder
 	n      int   // sessions stored
 	err    error // the first error storing a session
@@ -35,7 +36,7 @@ type Gathering struct {
 func (g *Gathering) Add(sr *SessionReport) {
 	if g.sum == nil {
 		g.sum = NewSummary()
-		g.zw, _ = flate.NewWriter(&g.stored, flate.BestSpeed) // BestSpeed is a valid level
+		g.zw = s2.NewWriter(&g.stored, s2.WriterConcurrency(1))
 		g.enc = gob.NewEncoder(g.zw)
 	}
 	g.sum.Add(sr)
@@ -94,7 +95,7 @@ func (g *Gathering) Sessions(f func(string) string) iter.Seq2[*SessionReport, er
 		defer close(done)
 		go func() {
 			defer close(next)
-			dec := gob.NewDecoder(flate.NewReader(g.stored.reader()))
+			dec := gob.NewDecoder(s2.NewReader(g.stored.reader()))
 			for i := range g.n + 1 {
 				r := read{sr: g.last}
 				if i < g.n {
