@@ -28,9 +28,9 @@ func (r *SessionReport) Compact() {
 // is drawn: after it, Session.Calls holds only the calls of the failures
 // and the fixes, in order, Chain.BetweenCalls returns nil (Chain.Between
 // lists them still) and Program returns "". Of the calls kept it keeps
-// their ids, times and the agent's text before them, not their commands,
-// files, arguments and notes, which the findings hold as they read them.
-// The findings are otherwise as they were.
+// their ordinals, message indexes, ids, times and the agent's text before
+// them, nothing else: the findings hold the rest as they read it. The
+// findings are otherwise as they were.
 func (r *SessionReport) pruneCalls() {
 	for _, ch := range r.Chains {
 		ch.between = nil
@@ -38,7 +38,7 @@ func (r *SessionReport) pruneCalls() {
 	keep := r.linked()
 	r.Session.Calls = slices.DeleteFunc(r.Session.Calls, func(c *parser.Call) bool { return !keep[c] })
 	for _, c := range r.Session.Calls {
-		c.Command, c.File, c.Args, c.Note = "", "", nil, ""
+		*c = parser.Call{Ordinal: c.Ordinal, Msg: c.Msg, ID: c.ID, Text: c.Text, Start: c.Start, End: c.End}
 	}
 	r.programs = nil
 }

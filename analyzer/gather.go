@@ -32,7 +32,8 @@ type Gathering struct {
 }
 
 // Add takes the report of one more session, whole (not a part), and lets
-// go of it: sr is changed and must not be used after.
+// go of it: sr is changed and must not be used after. Neither Add nor
+// Sessions may be called while another call to either runs.
 func (g *Gathering) Add(sr *SessionReport) {
 	if g.sum == nil {
 		g.sum = NewSummary()
@@ -41,8 +42,8 @@ func (g *Gathering) Add(sr *SessionReport) {
 	}
 	g.sum.Add(sr)
 	sr.pruneCalls()
-	if g.last != nil {
-		if err := storeReport(g.enc, g.last); err != nil && g.err == nil {
+	if g.last != nil && g.err == nil {
+		if err := storeReport(g.enc, g.last); err != nil {
 			g.err = fmt.Errorf("storing the findings of %s: %w", g.last.Session.Path, err)
 		}
 		g.n++
@@ -71,16 +72,20 @@ func (g *Gathering) Summary(f func(string) string) *Summary {
 // Timelines follow its numbers alone. f, when not nil, is first applied
 // to every text of each that came from a transcript (see
 // SessionReport.MapStrings); it must give back unchanged what it has
-// already given, as masking does. The next session is read back, on
-// another goroutine, while one is yielded: f is called there, one call at
-// a time.
+// already given, as masking does. The sessions are read back on another
+// goroutine, up to two ahead of the one yielded: f is called there, one
+// call at a time, and has returned for good when Sessions returns. The
+// session added last, which was not stored, is the one Add was given,
+// mapped in place.
 func (g *Gathering) Sessions(f func(string) string) iter.Seq2[*SessionReport, error] {
 	return func(yield func(*SessionReport, error) bool) {
 		if g.last == nil {
 			return
 		}
 		if g.err == nil && g.n > 0 {
-			g.err = g.zw.Flush()
+			if err := g.zw.Flush(); err != nil {
+				g.err = fmt.Errorf("storing the findings: %w", err)
+			}
 		}
 		if g.err != nil {
 			yield(nil, g.err)
@@ -92,14 +97,20 @@ func (g *Gathering) Sessions(f func(string) string) iter.Seq2[*SessionReport, er
 		}
 		next := make(chan read, 1)
 		done := make(chan struct{})
-		defer close(done)
+		defer func() {
+			close(done)
+			for range next { // until the reader has stopped
+			}
+		}()
 		go func() {
 			defer close(next)
 			dec := gob.NewDecoder(s2.NewReader(g.stored.reader()))
 			for i := range g.n + 1 {
 				r := read{sr: g.last}
 				if i < g.n {
-					r.sr, r.err = readReport(dec)
+					if r.sr, r.err = readReport(dec); r.err != nil {
+						r.err = fmt.Errorf("reading back the findings of session %d of %d: %w", i+1, g.n+1, r.err)
+					}
 				}
 				if r.err == nil {
 					if f != nil {
@@ -119,7 +130,7 @@ func (g *Gathering) Sessions(f func(string) string) iter.Seq2[*SessionReport, er
 		}()
 		for r := range next {
 			if r.err != nil {
-				yield(nil, fmt.Errorf("reading back stored findings: %w", r.err))
+				yield(nil, r.err)
 				return
 			}
 			if !yield(r.sr, nil) {
@@ -163,8 +174,10 @@ func (c *chunks) reader() io.Reader {
 // its calls, failures, chains and numbers, each a value. The links of the
 // findings (a failure's call, a chain's failures and fix) are indexes,
 // and beside the exported fields are what they do not hold (excerpts, the
-// programs of steps). gob carries neither a pointer to a zero value nor an
-// empty list: a failure's and a chain's shapes say which of theirs were.
+// programs of steps). gob drops a pointer to a zero number, string or
+// bool, and an empty list, where the output contract tells them from nil:
+// a failure's and a chain's shapes say which of theirs were. (It keeps a
+// pointer to a zero struct, and an empty map.)
 type storedHead struct {
 	Path, Format, ID, Title, Cwd, Model, Agent string
 	Start, End                                 time.Time
@@ -197,8 +210,9 @@ type storedChain struct {
 	Shape      shape
 }
 
-// A shape says which values of a failure or a chain gob does not carry as
-// they are: pointers to a zero value, and lists empty but not nil.
+// A shape says which values of a failure or a chain that the output
+// contract tells from nil gob does not carry as they are: pointers to a
+// zero value, and lists empty but not nil.
 type shape uint16
 
 const (
@@ -281,7 +295,11 @@ func storeReport(enc *gob.Encoder, sr *SessionReport) error {
 		c.Failure = nil
 		sc := storedChain{Chain: &c, Fix: index(ch.fix)}
 		for _, f := range ch.failures {
-			sc.Failures = append(sc.Failures, failures[f])
+			k, ok := failures[f]
+			if !ok {
+				return fmt.Errorf("a chain at msg %d has a failure not of its session", ch.Failure.Msg)
+			}
+			sc.Failures = append(sc.Failures, k)
 		}
 		for _, step := range ch.Between {
 			sc.Programs = append(sc.Programs, step.program)

@@ -91,17 +91,19 @@ type costliest struct {
 	n      int // the chains added
 }
 
+// A rankedChain is a chain a brief may list, and the session it is of.
 type rankedChain struct {
 	path string // of the chain's session
 	ch   *chainDoc
 }
 
+// add takes one more chain, of the session at path.
 func (c *costliest) add(path string, ch *chainDoc) {
 	c.n++
-	worse := func(r rankedChain) bool {
+	cheaper := func(r rankedChain) bool { // than ch
 		return cmp.Or(cmp.Compare(ch.Calls, r.ch.Calls), cmp.Compare(ch.Seconds, r.ch.Seconds)) > 0
 	}
-	i := slices.IndexFunc(c.chains, worse)
+	i := slices.IndexFunc(c.chains, cheaper)
 	if i < 0 {
 		i = len(c.chains)
 	}

@@ -129,23 +129,27 @@ const maxLessons = 10
 // let go of, and keeps of it only what the head of the post-mortem and
 // its index read (see sessionDoc.indexed). done completes the document.
 type docBuilder struct {
-	d       *document
-	sum     *analyzer.Summary
-	labels  map[string]string
-	ids     anchors
-	lessons analyzer.LessonSet
+	d      *document
+	sum    *analyzer.Summary
+	labels map[string]string
+	ids    anchors
+	// lessons are those given, or when none were, those the sessions
+	// teach, learned as they come.
+	lessons []*analyzer.Lesson
+	learned analyzer.LessonSet
 }
 
 // newDocBuilder returns the builder of the post-mortem of the sessions sum
-// counts, which add must then be given in the same order.
-func newDocBuilder(sum *analyzer.Summary) *docBuilder {
+// counts, which add must then be given in the same order. lessons are the
+// lessons they teach, or nil for the builder to draw them from them.
+func newDocBuilder(sum *analyzer.Summary, lessons []*analyzer.Lesson) *docBuilder {
 	d := &document{Totals: sum.Totals, Sentence: costSentence(sum.Totals)}
 	for _, c := range diagnose.Categories {
 		if n := sum.Totals.ByCategory[c]; n > 0 {
 			d.Categories = append(d.Categories, categoryCount{string(c), n})
 		}
 	}
-	return &docBuilder{d: d, sum: sum, labels: sessionLabels(sum.Sessions), ids: anchors{}}
+	return &docBuilder{d: d, sum: sum, labels: sessionLabels(sum.Sessions), ids: anchors{}, lessons: lessons}
 }
 
 // add returns the document of the next session, sr, and v, what the
@@ -158,14 +162,19 @@ func (b *docBuilder) add(sr *analyzer.SessionReport, v callView) *sessionDoc {
 	for _, cd := range sd.rows() {
 		cd.Anchor = b.ids.add(fmt.Sprintf("%s-m%d", sd.Anchor, cd.Msg))
 	}
-	b.lessons.Add(sr)
+	if b.lessons == nil {
+		b.learned.Add(sr)
+	}
 	b.d.Sessions = append(b.d.Sessions, sd.indexed())
 	return sd
 }
 
 // done returns the document, its sessions as the index lists them.
 func (b *docBuilder) done() *document {
-	lessons := b.lessons.Lessons()
+	lessons := b.lessons
+	if lessons == nil {
+		lessons = b.learned.Lessons()
+	}
 	for _, l := range lessons[:min(len(lessons), maxLessons)] {
 		b.d.Lessons = append(b.d.Lessons, lessonRow{Target: clean(l.Target, 200), Wrong: clean(l.Wrong, 200), Right: clean(l.Right, 200), Count: l.Count})
 	}

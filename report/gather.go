@@ -52,7 +52,7 @@ func (g *Gathering) Write(w io.Writer, o Options, mask func(string) string) erro
 			i++
 		}
 	}
-	return writePostMortem(w, o, sum, g.costs, sessions)
+	return writePostMortem(w, o, postMortem{sum: sum, costs: g.costs, sessions: sessions})
 }
 
 // A callView is what a post-mortem reads of a session's calls beside

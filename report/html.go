@@ -127,7 +127,6 @@ type htmlPage struct {
 type htmlSession struct {
 	*sessionDoc
 	Charts  []chart
-	Time    *timelineView
 	Caveats []string // the caveats of the results, each once
 	// Rows are the session's chains in the table of failures: the fixed
 	// ones, then the others, each in order. Stories are those told in
@@ -139,7 +138,7 @@ type htmlSession struct {
 // newHTMLSession returns the session of sd as the page renders it, told
 // saying which of its rows (see sessionDoc.rows) tell their story.
 func newHTMLSession(sd *sessionDoc, told []bool) *htmlSession {
-	hs := &htmlSession{sessionDoc: sd, Charts: charts(sd.Results), Time: sd.Timeline}
+	hs := &htmlSession{sessionDoc: sd, Charts: charts(sd.Results)}
 	for _, r := range sd.Results {
 		if r.Caveat != "" && !slices.Contains(hs.Caveats, r.Caveat) {
 			hs.Caveats = append(hs.Caveats, r.Caveat)

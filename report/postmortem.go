@@ -3,11 +3,12 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"fmt"
 	"io"
 	"iter"
 	"strings"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/retrace-dev/retrace/analyzer"
 )
@@ -36,8 +37,8 @@ func IsPostMortem(head []byte) bool {
 
 // PostMortem writes the report people share: per session, what went wrong,
 // what fixed it, what it cost and what the benchmarks showed; across
-// sessions, the totals and the mistakes made most, drawn from r's
-// sessions. Its format is Markdown or HTML.
+// sessions, the totals and the mistakes made most. Its format is Markdown
+// or HTML.
 func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
 	costs := make([][]chainCost, len(r.Sessions))
 	for i, sr := range r.Sessions {
@@ -50,7 +51,7 @@ func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
 			}
 		}
 	}
-	return writePostMortem(w, o, r.Summary, costs, sessions)
+	return writePostMortem(w, o, postMortem{r.Summary, nonNil(r.Lessons), costs, sessions})
 }
 
 // A gathered session is one a post-mortem tells: its report, and what the
@@ -60,21 +61,30 @@ type gathered struct {
 	view   callView
 }
 
-// writePostMortem writes the post-mortem of the sessions sum counts as o
-// says. sessions yields them in the order sum lists them, and costs holds
-// the costs of each one's chains (see chainCosts). Each session is
+// A postMortem is what a post-mortem is written from.
+type postMortem struct {
+	sum *analyzer.Summary // of the sessions
+	// lessons are the lessons the sessions teach, or nil for those to be
+	// drawn from the sessions as they come.
+	lessons []*analyzer.Lesson
+	costs   [][]chainCost // what each session's chains cost (see chainCosts)
+	// sessions yields the sessions in the order sum lists them.
+	sessions iter.Seq2[gathered, error]
+}
+
+// writePostMortem writes the post-mortem pm as o says. Each session is
 // written, and let go of, as it comes; what the head of the post-mortem
 // reads of them (their counts, the lessons they teach) is kept, and the
 // head written once the last one is in.
-func writePostMortem(w io.Writer, o Options, sum *analyzer.Summary, costs [][]chainCost, sessions iter.Seq2[gathered, error]) error {
-	b := newDocBuilder(sum)
+func writePostMortem(w io.Writer, o Options, pm postMortem) error {
+	b := newDocBuilder(pm.sum, pm.lessons)
 	if o.Format == HTML {
-		return writeHTML(w, b, costs, sessions)
+		return writeHTML(w, b, pm.costs, pm.sessions)
 	}
 	if o.Brief {
-		return writeBriefMarkdown(w, b, sessions)
+		return writeBriefMarkdown(w, b, pm.sessions)
 	}
-	return writeMarkdown(w, b, sessions)
+	return writeMarkdown(w, b, pm.sessions)
 }
 
 // writeMarkdown writes the post-mortem as GitHub-flavoured Markdown. Text
@@ -112,14 +122,14 @@ func writeMarkdown(w io.Writer, b *docBuilder, sessions iter.Seq2[gathered, erro
 // out: the sessions of a post-mortem, written before its head.
 type spool struct {
 	buf bytes.Buffer
-	zw  *flate.Writer
+	zw  *s2.Writer
 	bw  *bufio.Writer
 }
 
 // writer returns the writer of the spool.
 func (s *spool) writer() *bufio.Writer {
 	if s.bw == nil {
-		s.zw, _ = flate.NewWriter(&s.buf, flate.BestSpeed) // BestSpeed is a valid level
+		s.zw = s2.NewWriter(&s.buf, s2.WriterConcurrency(1))
 		s.bw = bufio.NewWriter(s.zw)
 	}
 	return s.bw
@@ -136,7 +146,7 @@ func (s *spool) writeTo(w io.Writer) error {
 	if err := s.zw.Close(); err != nil {
 		return err
 	}
-	_, err := io.Copy(w, flate.NewReader(&s.buf))
+	_, err := io.Copy(w, s2.NewReader(&s.buf))
 	*s = spool{}
 	return err
 }

@@ -85,18 +85,18 @@ func TestGolden(t *testing.T) {
 		}
 		golden(t, filepath.Join("..", "testdata", "report", "lessons.markdown.golden"), got.Bytes())
 	})
-	for _, format := range []string{Markdown, HTML} {
-		t.Run("postmortem/"+format, func(t *testing.T) {
+	for name, o := range map[string]Options{Markdown: {Format: Markdown}, HTML: {Format: HTML}, "brief": {Format: Markdown, Brief: true}} {
+		t.Run("postmortem/"+name, func(t *testing.T) {
 			var got bytes.Buffer
-			if err := PostMortem(&got, Options{Format: format}, rep); err != nil {
+			if err := PostMortem(&got, o, rep); err != nil {
 				t.Fatal(err)
 			}
 			out := got.Bytes()
-			if format == HTML { // the style and script are files of their own, read as such
+			if o.Format == HTML { // the style and script are files of their own, read as such
 				out = bytes.Replace(out, []byte(pageStyle), []byte("/* report/html/style.css */"), 1)
 				out = bytes.Replace(out, []byte(pageScript), []byte("/* report/html/page.js */"), 1)
 			}
-			golden(t, filepath.Join("..", "testdata", "report", "postmortem."+format+".golden"), out)
+			golden(t, filepath.Join("..", "testdata", "report", "postmortem."+name+".golden"), out)
 		})
 	}
 	t.Run("summary/table-color", func(t *testing.T) {
