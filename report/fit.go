@@ -1,6 +1,8 @@
 package report
 
 import (
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
@@ -83,42 +85,92 @@ func width(s string) int {
 	return twwidth.Width(s)
 }
 
-// fit makes the table no wider than limit display columns, when limit >
+// A fit is a table as it is printed: its header, the width of each
+// column and its rows, made to fit a terminal by fitted.
+type fit struct {
+	header []string
+	widths []int
+	rows   iter.Seq[[]string]
+}
+
+// fitted makes the table no wider than limit display columns, when limit >
 // 0: it cuts the cells of the columns that may be cut, down to their least
 // width, and then leaves out the columns that may be dropped, the least
 // needed first, until the table fits. What still does not fit is cut
-// further, down to the width of the headers.
-func (t *table) fit(limit int) {
-	if limit <= 0 || len(t.rows) == 0 {
-		return
+// further, down to the width of the headers. Each column is then as wide
+// as its widest cell as cut, or its header.
+func (t *table) fitted(limit int) fit {
+	keep := make([]int, len(t.header)) // the columns kept, by index
+	for i := range keep {
+		keep[i] = i
+	}
+	f := fit{header: t.header, widths: t.widths(keep)}
+	if limit <= 0 {
+		f.rows = t.columns(keep, nil)
+		return f
 	}
 	for {
-		widths := t.widths()
-		if t.shrink(widths, limit, func(h string) int { return columns[h].min }) || !t.dropOne() {
+		widths := t.widths(keep)
+		if t.shrink(keep, widths, limit, func(h string) int { return columns[h].min }) || !t.dropOne(&keep) {
 			if t.overflows(widths, limit) {
-				t.shrink(widths, limit, width)
+				t.shrink(keep, widths, limit, width)
 			}
-			t.cut(widths)
-			return
+			f.header = make([]string, len(keep))
+			for i, k := range keep {
+				f.header[i] = t.header[k]
+			}
+			if slices.Equal(widths, t.widths(keep)) { // nothing to cut
+				f.widths, f.rows = widths, t.columns(keep, nil)
+				return f
+			}
+			// Cut cells may be narrower than their column's width: a
+			// character two columns wide does not fit its last column.
+			f.rows = t.columns(keep, widths)
+			f.widths = make([]int, len(keep))
+			for i, h := range f.header {
+				f.widths[i] = width(h)
+			}
+			for r := range f.rows {
+				for i, c := range r {
+					f.widths[i] = max(f.widths[i], width(c))
+				}
+			}
+			return f
 		}
 	}
 }
 
-// widths returns the display width of each column: its widest cell or
-// header.
-func (t *table) widths() []int {
-	w := make([]int, len(t.header))
-	for i, h := range t.header {
-		w[i] = width(h)
+// widths returns the display width of each column of keep: its widest
+// cell or header.
+func (t *table) widths(keep []int) []int {
+	w := make([]int, len(keep))
+	for i, k := range keep {
+		w[i] = max(width(t.header[k]), t.widest[k])
 	}
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i < len(w) {
-				w[i] = max(w[i], width(c))
+	return w
+}
+
+// columns yields the rows with only the cells of the columns of keep,
+// each cut to the width widths gives its column, when widths is not nil.
+func (t *table) columns(keep []int, widths []int) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		for r := range t.all() {
+			cells := make([]string, 0, len(keep))
+			for i, k := range keep {
+				if k >= len(r) {
+					break
+				}
+				c := r[k]
+				if widths != nil && width(c) > widths[i] {
+					c = cutCell(c, widths[i], columns[t.header[k]].keep)
+				}
+				cells = append(cells, c)
+			}
+			if !yield(cells) {
+				return
 			}
 		}
 	}
-	return w
 }
 
 // overflows reports whether columns of the widths given, with the gaps
@@ -131,18 +183,19 @@ func (t *table) overflows(widths []int, limit int) bool {
 	return total > limit
 }
 
-// shrink narrows the columns that may be cut (those with a least width),
-// one character at a time, the one with the most to spare first, until
-// the table fits limit or each is at its floor. It reports whether the
-// table fits.
-func (t *table) shrink(widths []int, limit int, floor func(header string) int) bool {
+// shrink narrows the columns of keep that may be cut (those with a least
+// width), one character at a time, the one with the most to spare first,
+// until the table fits limit or each is at its floor. It reports whether
+// the table fits.
+func (t *table) shrink(keep, widths []int, limit int, floor func(header string) int) bool {
 	total := gap * (len(widths) - 1)
 	for _, w := range widths {
 		total += w
 	}
 	for total > limit {
 		best, spare := -1, 0
-		for i, h := range t.header {
+		for i, k := range keep {
+			h := t.header[k]
 			if columns[h].min == 0 {
 				continue
 			}
@@ -159,36 +212,20 @@ func (t *table) shrink(widths []int, limit int, floor func(header string) int) b
 	return true
 }
 
-// dropOne leaves out the column least needed, and reports whether there
-// was one to leave out.
-func (t *table) dropOne() bool {
+// dropOne leaves out of keep the column least needed, and reports whether
+// there was one to leave out.
+func (t *table) dropOne(keep *[]int) bool {
 	at, rank := -1, 0
-	for i, h := range t.header {
-		if d := columns[h].drop; d > rank {
+	for i, k := range *keep {
+		if d := columns[t.header[k]].drop; d > rank {
 			at, rank = i, d
 		}
 	}
 	if at < 0 {
 		return false
 	}
-	t.header = append(t.header[:at:at], t.header[at+1:]...)
-	for j, r := range t.rows {
-		if at < len(r) {
-			t.rows[j] = append(r[:at:at], r[at+1:]...)
-		}
-	}
+	*keep = slices.Delete(*keep, at, at+1)
 	return true
-}
-
-// cut cuts each cell to the width of its column.
-func (t *table) cut(widths []int) {
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i < len(widths) && width(c) > widths[i] {
-				r[i] = cutCell(c, widths[i], columns[t.header[i]].keep)
-			}
-		}
-	}
 }
 
 // cutCell cuts a cell to n display columns, in its middle when keep says

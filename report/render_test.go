@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,9 +12,105 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
+// A plainTable is a table as render's oracle holds it: every cell as it
+// is, fitted to a width by cutting and dropping them in place, as the
+// table did before it kept its cells compressed.
+type plainTable struct {
+	header []string
+	rows   [][]string
+}
+
+// fit makes the table no wider than limit, as table.fitted does.
+func (t *plainTable) fit(limit int) {
+	if limit <= 0 || len(t.rows) == 0 {
+		return
+	}
+	for {
+		widths := t.widths()
+		if t.shrink(widths, limit, func(h string) int { return columns[h].min }) || !t.dropOne() {
+			if total(widths) > limit {
+				t.shrink(widths, limit, width)
+			}
+			t.cut(widths)
+			return
+		}
+	}
+}
+
+func (t *plainTable) widths() []int {
+	w := make([]int, len(t.header))
+	for i, h := range t.header {
+		w[i] = width(h)
+	}
+	for _, r := range t.rows {
+		for i, c := range r[:min(len(r), len(w))] {
+			w[i] = max(w[i], width(c))
+		}
+	}
+	return w
+}
+
+// total is the width of columns of the widths given, with the gaps
+// between them.
+func total(widths []int) int {
+	n := gap * (len(widths) - 1)
+	for _, w := range widths {
+		n += w
+	}
+	return n
+}
+
+func (t *plainTable) shrink(widths []int, limit int, floor func(header string) int) bool {
+	for n := total(widths); n > limit; n-- {
+		best, spare := -1, 0
+		for i, h := range t.header {
+			if columns[h].min == 0 {
+				continue
+			}
+			if s := widths[i] - max(floor(h), width(h), 1); s > spare {
+				best, spare = i, s
+			}
+		}
+		if best < 0 {
+			return false
+		}
+		widths[best]--
+	}
+	return true
+}
+
+func (t *plainTable) dropOne() bool {
+	at, rank := -1, 0
+	for i, h := range t.header {
+		if d := columns[h].drop; d > rank {
+			at, rank = i, d
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	t.header = slices.Delete(slices.Clone(t.header), at, at+1)
+	for j, r := range t.rows {
+		if at < len(r) {
+			t.rows[j] = slices.Delete(slices.Clone(r), at, at+1)
+		}
+	}
+	return true
+}
+
+func (t *plainTable) cut(widths []int) {
+	for _, r := range t.rows {
+		for i, c := range r[:min(len(r), len(widths))] {
+			if width(c) > widths[i] {
+				r[i] = cutCell(c, widths[i], columns[t.header[i]].keep)
+			}
+		}
+	}
+}
+
 // renderTablewriter is what render was written to match: the table drawn
 // by tablewriter in a borderless style.
-func (t *table) renderTablewriter(w io.Writer, o Options) error {
+func (t *plainTable) renderTablewriter(w io.Writer, o Options) error {
 	if len(t.rows) == 0 {
 		return nil
 	}
@@ -69,19 +166,18 @@ func (t *table) renderTablewriter(w io.Writer, o Options) error {
 // renderBoth renders the rows under header both ways, at the width given.
 func renderBoth(t *testing.T, o Options, header []string, rows [][]string) (got, want string) {
 	t.Helper()
-	copyRows := func() [][]string {
-		c := make([][]string, len(rows))
-		for i, r := range rows {
-			c[i] = append([]string(nil), r...)
-		}
-		return c
+	mine := newTable(header...)
+	for _, r := range rows {
+		mine.add(r...)
 	}
 	var a, b bytes.Buffer
-	mine := &table{header: append([]string(nil), header...), rows: copyRows()}
 	if err := mine.render(&a, o); err != nil {
 		t.Fatal(err)
 	}
-	theirs := &table{header: append([]string(nil), header...), rows: copyRows()}
+	theirs := &plainTable{header: slices.Clone(header)}
+	for _, r := range rows {
+		theirs.rows = append(theirs.rows, slices.Clone(r))
+	}
 	if err := theirs.renderTablewriter(&b, o); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"iter"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/retrace-dev/retrace/analyzer"
 	"github.com/retrace-dev/retrace/diagnose"
@@ -32,18 +35,31 @@ func paint(o Options, color, s string) string {
 }
 
 // A table collects rows and renders them aligned, without borders, like
-// ls -l or kubectl get.
+// ls -l or kubectl get. It keeps its rows' cells compressed (a cellStore)
+// and the width of each column's widest cell, so that the errors and
+// pairs of long runs, tables of a hundred thousand rows, take little
+// memory until they are written.
 type table struct {
 	header []string
-	rows   [][]string
+	rows   cellStore
+	// widest holds the display width of each column's widest cell.
+	widest []int
 	// paths holds the session of each row added with addFrom, for
-	// nameSessions.
+	// nameSessions; names, once it has run, the name of each.
 	paths []string
+	names map[string]string
 }
 
-func newTable(header ...string) *table { return &table{header: header} }
+func newTable(header ...string) *table {
+	return &table{header: header, widest: make([]int, len(header))}
+}
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *table) add(cells ...string) {
+	for i, c := range cells[:min(len(cells), len(t.widest))] {
+		t.widest[i] = max(t.widest[i], width(c))
+	}
+	t.rows.add(cells)
+}
 
 // addFrom adds a row drawn from the session at path.
 func (t *table) addFrom(path string, cells ...string) {
@@ -53,15 +69,35 @@ func (t *table) addFrom(path string, cells ...string) {
 
 // nameSessions puts a SESSION column in front, naming the session of each
 // row, when the rows come from more than one (see sessionNames). Every row
-// must have been added with addFrom.
+// must have been added with addFrom, and no row after it.
 func (t *table) nameSessions() {
 	names := sessionNames(t.paths)
 	if names == nil {
 		return
 	}
+	widest := 0
+	for _, n := range names {
+		widest = max(widest, width(n))
+	}
 	t.header = append([]string{"SESSION"}, t.header...)
-	for i, r := range t.rows {
-		t.rows[i] = append([]string{names[t.paths[i]]}, r...)
+	t.widest = append([]int{widest}, t.widest...)
+	t.names = names
+}
+
+// all yields the rows of the table, each with every cell it was added
+// with, and its session's name in front after nameSessions.
+func (t *table) all() iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		i := 0
+		for r := range t.rows.all() {
+			if t.names != nil {
+				r = append([]string{t.names[t.paths[i]]}, r...)
+			}
+			i++
+			if !yield(r) {
+				return
+			}
+		}
 	}
 }
 
@@ -69,20 +105,18 @@ func (t *table) nameSessions() {
 // its widest cell, a cell's text padded to that width (numbers aligned
 // right), two spaces between columns and none at the end of a line. It
 // writes what tablewriter does in a borderless style (TestRender holds it
-// to it), a line at a time, at a tenth of its cost: the errors and pairs
-// of long sessions are tables of tens of thousands of rows.
+// to it), a line at a time, at a tenth of its cost.
 func (t *table) render(w io.Writer, o Options) error {
-	if len(t.rows) == 0 {
+	if t.rows.len() == 0 {
 		return nil
 	}
-	t.fit(o.Width)
-	widths := t.widths()
+	f := t.fitted(o.Width)
 	var line []byte
 	writeLine := func(cells []string) error {
 		line = line[:0]
-		for i, c := range cells[:min(len(cells), len(widths))] {
-			pad := widths[i] - width(c)
-			if columns[t.header[i]].right {
+		for i, c := range cells[:min(len(cells), len(f.widths))] {
+			pad := f.widths[i] - width(c)
+			if columns[f.header[i]].right {
 				line = appendSpaces(line, pad)
 				line = append(line, c...)
 				line = appendSpaces(line, gap)
@@ -98,15 +132,80 @@ func (t *table) render(w io.Writer, o Options) error {
 		_, err := w.Write(line)
 		return err
 	}
-	if err := writeLine(t.header); err != nil {
+	if err := writeLine(f.header); err != nil {
 		return err
 	}
-	for _, r := range t.rows {
+	for r := range f.rows {
 		if err := writeLine(r); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// A cellStore keeps rows of cells, each cell's length before its bytes, in
+// blocks compressed with S2 once they hold cellBlock bytes. The zero
+// cellStore is empty.
+type cellStore struct {
+	blocks [][]byte // complete, each S2-encoded
+	cur    []byte   // the block being filled, as it is
+	n      int      // rows
+}
+
+// cellBlock is the size of the blocks of a cellStore before they are
+// compressed.
+const cellBlock = 64 << 10
+
+func (s *cellStore) add(cells []string) {
+	s.cur = binary.AppendUvarint(s.cur, uint64(len(cells)))
+	for _, c := range cells {
+		s.cur = binary.AppendUvarint(s.cur, uint64(len(c)))
+		s.cur = append(s.cur, c...)
+	}
+	s.n++
+	if len(s.cur) >= cellBlock {
+		s.blocks = append(s.blocks, bytes.Clone(s2.Encode(nil, s.cur)))
+		s.cur = s.cur[:0]
+	}
+}
+
+func (s *cellStore) len() int { return s.n }
+
+// all yields the rows stored, in order, each decoded anew.
+func (s *cellStore) all() iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		var buf []byte
+		for i := range len(s.blocks) + 1 {
+			block := s.cur
+			if i < len(s.blocks) {
+				var err error
+				if buf, err = s2.Decode(buf[:cap(buf)], s.blocks[i]); err != nil {
+					panic("report: a table's cells are corrupt: " + err.Error()) // they never left memory
+				}
+				block = buf
+			}
+			for len(block) > 0 {
+				var cells []string
+				cells, block = decodeRow(block)
+				if !yield(cells) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// decodeRow decodes the row at the start of b, as cellStore.add encodes
+// it, and returns it with the rest of b.
+func decodeRow(b []byte) ([]string, []byte) {
+	n, k := binary.Uvarint(b)
+	b = b[k:]
+	cells := make([]string, n)
+	for i := range cells {
+		l, k := binary.Uvarint(b)
+		cells[i], b = string(b[k:k+int(l)]), b[k+int(l):]
+	}
+	return cells, b
 }
 
 // appendSpaces appends n spaces to b, none when n <= 0.
