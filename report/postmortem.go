@@ -40,13 +40,16 @@ func IsPostMortem(head []byte) bool {
 // sessions, the totals and the mistakes made most. Its format is Markdown
 // or HTML.
 func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
+	views := make([]callView, len(r.Sessions))
 	costs := make([][]chainCost, len(r.Sessions))
 	for i, sr := range r.Sessions {
-		costs[i] = chainCosts(sr)
+		var cs callsSeen
+		cs.add(sr)
+		views[i], costs[i] = cs.view(), cs.costs()
 	}
 	sessions := func(yield func(gathered, error) bool) {
-		for _, sr := range r.Sessions {
-			if !yield(gathered{sr, viewCalls(sr)}, nil) {
+		for i, sr := range r.Sessions {
+			if !yield(gathered{sr, views[i]}, nil) {
 				return
 			}
 		}
@@ -67,7 +70,7 @@ type postMortem struct {
 	// lessons are the lessons the sessions teach, or nil for those to be
 	// drawn from the sessions as they come.
 	lessons []*analyzer.Lesson
-	costs   [][]chainCost // what each session's chains cost (see chainCosts)
+	costs   [][]chainCost // what each session's chains cost (see callsSeen.costs)
 	// sessions yields the sessions in the order sum lists them.
 	sessions iter.Seq2[gathered, error]
 }
