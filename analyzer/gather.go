@@ -31,11 +31,9 @@ type Gathering struct {
 	err    error // the first error storing a session
 }
 
-// Add takes the report of one more session, or of the next part of one
-// (see StreamOptions.Part: the parts of a session come one after the
-// other, the last not a part), and lets go of it: sr is changed and must
-// not be used after. Neither Add nor Sessions may be called while another
-// call to either runs.
+// Add takes the report of one more session, whole (not a part), and lets
+// go of it: sr is changed and must not be used after. Neither Add nor
+// Sessions may be called while another call to either runs.
 func (g *Gathering) Add(sr *SessionReport) {
 	if g.sum == nil {
 		g.sum = NewSummary()
@@ -68,7 +66,7 @@ func (g *Gathering) Summary(f func(string) string) *Summary {
 }
 
 // Sessions yields the reports of the sessions added, in order, each read
-// back as Add stored it, its parts joined: its Session.Calls holds only the calls of its
+// back as Add stored it: its Session.Calls holds only the calls of its
 // failures and fixes, with their ids, times and the agent's text before
 // them; its chains' BetweenCalls and its Program return nothing; its
 // Timelines follow its numbers alone. f, when not nil, is first applied
@@ -107,27 +105,14 @@ func (g *Gathering) Sessions(f func(string) string) iter.Seq2[*SessionReport, er
 		go func() {
 			defer close(next)
 			dec := gob.NewDecoder(s2.NewReader(g.stored.reader()))
-			var open *SessionReport // the parts of a session read so far
-			joined := false
 			for i := range g.n + 1 {
 				r := read{sr: g.last}
 				if i < g.n {
 					if r.sr, r.err = readReport(dec); r.err != nil {
-						r.err = fmt.Errorf("reading back the findings of report %d of %d: %w", i+1, g.n+1, r.err)
+						r.err = fmt.Errorf("reading back the findings of session %d of %d: %w", i+1, g.n+1, r.err)
 					}
 				}
 				if r.err == nil {
-					if open != nil {
-						open.join(r.sr)
-						r.sr, joined = open, true
-					}
-					if open = r.sr; open.Part && i < g.n {
-						continue
-					}
-					if joined {
-						r.sr.nameSession()
-					}
-					open, joined = nil, false
 					if f != nil {
 						r.sr.MapStrings(f)
 					}
@@ -152,35 +137,6 @@ func (g *Gathering) Sessions(f func(string) string) iter.Seq2[*SessionReport, er
 				return
 			}
 		}
-	}
-}
-
-// join appends to r, the first parts of a session, the findings of next,
-// the part that follows them. r takes next's session as its own, with r's
-// calls before next's; next itself is not changed. Once the last part is
-// joined, nameSession names the session in every finding.
-func (r *SessionReport) join(next *SessionReport) {
-	s := *next.Session
-	s.Calls = append(r.Session.Calls, next.Session.Calls...)
-	r.Session = &s
-	r.Failures = append(r.Failures, next.Failures...)
-	r.Chains = append(r.Chains, next.Chains...)
-	r.Benchmarks = append(r.Benchmarks, next.Benchmarks...)
-	r.Part = next.Part
-}
-
-// nameSession names r's session in every finding of it, as its last part
-// does: the findings of the parts before name it by its path alone.
-func (r *SessionReport) nameSession() {
-	ref := RefOf(r.Session)
-	for _, f := range r.Failures {
-		f.SetSession(ref)
-	}
-	for _, ch := range r.Chains {
-		ch.SetSession(ref)
-	}
-	for _, b := range r.Benchmarks {
-		b.SetSession(ref)
 	}
 }
 
@@ -226,7 +182,6 @@ type storedHead struct {
 	Path, Format, ID, Title, Cwd, Model, Agent string
 	Start, End                                 time.Time
 	Notes                                      []string
-	Part                                       bool // of the session's first calls only: see SessionReport.Part
 	// What follows: the calls of the failures and fixes, the failures,
 	// the chains and the numbers.
 	Calls, Failures, Chains, Benchmarks int
@@ -306,7 +261,7 @@ func orEmpty[T any](s []T, empty bool) []T {
 func storeReport(enc *gob.Encoder, sr *SessionReport) error {
 	s := sr.Session
 	head := storedHead{Path: s.Path, Format: s.Format, ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model,
-		Agent: s.Agent, Start: s.Start, End: s.End, Notes: s.Notes, Part: sr.Part,
+		Agent: s.Agent, Start: s.Start, End: s.End, Notes: s.Notes,
 		Calls: len(s.Calls), Failures: len(sr.Failures), Chains: len(sr.Chains), Benchmarks: len(sr.Benchmarks)}
 	if err := enc.Encode(&head); err != nil {
 		return err
@@ -383,7 +338,7 @@ func readReport(dec *gob.Decoder) (*SessionReport, error) {
 		return nil, err
 	}
 	sr := &SessionReport{Session: &parser.Session{Path: head.Path, Format: head.Format, ID: head.ID, Title: head.Title,
-		Cwd: head.Cwd, Model: head.Model, Agent: head.Agent, Start: head.Start, End: head.End, Notes: head.Notes}, Part: head.Part}
+		Cwd: head.Cwd, Model: head.Model, Agent: head.Agent, Start: head.Start, End: head.End, Notes: head.Notes}}
 	calls := make([]*parser.Call, head.Calls)
 	for i := range calls {
 		var c storedCall

@@ -153,19 +153,17 @@ func TestStreamCounts(t *testing.T) {
 // each letting go of the calls no finding links to, is byte for byte the
 // post-mortem of the whole report, in Markdown, brief Markdown and HTML,
 // and so when the texts are masked at the end (as the secrets the last
-// inputs teach are) rather than before the analysis, and when the
-// sessions come in parts.
+// inputs teach are) rather than before the analysis.
 func TestGathering(t *testing.T) {
 	samples := streamSamples(t)
 	names := slices.Sorted(maps.Keys(samples))
 	// mask stands for masking secrets: it gives back what it gave, and
 	// no template of a report says "py".
 	mask := func(s string) string { return strings.ReplaceAll(s, "py", "[secret:password:0000]") }
-	for _, tc := range []struct{ masked, inParts bool }{{false, false}, {true, false}, {true, true}} {
-		masked := tc.masked
+	for _, masked := range []bool{false, true} {
 		var whole []*analyzer.SessionReport
 		var gathered report.Gathering
-		pruned, parted := 0, 0
+		pruned := 0
 		for _, name := range names {
 			analyze := func() *analyzer.SessionReport {
 				s, _ := parser.Parse(bytes.NewReader(samples[name]), name, nil)
@@ -184,25 +182,13 @@ func TestGathering(t *testing.T) {
 				sr.MapStrings(mask)
 			}
 			whole = append(whole, sr)
-			if tc.inParts {
-				parts := inParts(name, samples[name])
-				if len(parts) > 1 {
-					parted++
-				}
-				for _, p := range parts {
-					n := len(p.Session.Calls)
-					gathered.Add(p)
-					pruned += n - len(p.Session.Calls)
-				}
-				continue
-			}
 			sr = analyze()
 			n := len(sr.Session.Calls)
 			gathered.Add(sr)
 			pruned += n - len(sr.Session.Calls)
 		}
-		if len(whole) < 20 || pruned == 0 || tc.inParts && parted < 10 {
-			t.Fatalf("%d sessions, %d in parts, and %d calls let go: too few to compare", len(whole), parted, pruned)
+		if len(whole) < 20 || pruned == 0 {
+			t.Fatalf("%d sessions and %d calls let go: too few to compare", len(whole), pruned)
 		}
 		rep := analyzer.Combine(whole)
 		var f func(string) string
@@ -218,24 +204,10 @@ func TestGathering(t *testing.T) {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
-				t.Errorf("%+v, %+v: the gathered post-mortem differs (-whole +gathered):\n%s", tc, o, diff)
+				t.Errorf("masked %v, %+v: the gathered post-mortem differs (-whole +gathered):\n%s", masked, o, diff)
 			}
 		}
 	}
-}
-
-// inParts analyzes the transcript data, named name, in parts of about 7
-// calls (see analyzer.StreamOptions.Part), each compacted.
-func inParts(name string, data []byte) []*analyzer.SessionReport {
-	var parts []*analyzer.SessionReport
-	st := analyzer.NewSessionStream(analyzer.StreamOptions{PartCalls: 7, Path: name,
-		Part: func(r *analyzer.SessionReport) { parts = append(parts, r) }})
-	s, _ := parser.Parse(bytes.NewReader(data), name, nil, parser.Each(st.Add))
-	parts = append(parts, st.Report(s))
-	for _, p := range parts {
-		p.Compact()
-	}
-	return parts
 }
 
 // TestStreamParts checks that a session handed out in parts as its calls

@@ -498,17 +498,27 @@ func (tl *timelineDoc) place(m mark) {
 	tl.Marks = append(tl.Marks, m)
 }
 
-// A callMark is a call of a session placed in time, as its timeline
-// draws it.
-type callMark struct {
-	start   time.Time
-	gapFrom time.Time // for a fix: when its chain's first failure started, if known
-	kind    string    // "ok", "failed", "fix", "rejected"
-}
-
-// callMarks returns the calls of sr that have a time, marked. The chains
-// of sr end within it (sr is a whole session, or a part of one).
-func callMarks(sr *analyzer.SessionReport) []callMark {
+// newTimeline places the calls of a session that has times; it returns
+// nil for a session without them, or with a single instant.
+func newTimeline(sr *analyzer.SessionReport) *timelineDoc {
+	s := sr.Session
+	var start, end time.Time
+	for _, c := range s.Calls {
+		if c.Start.IsZero() {
+			continue
+		}
+		if start.IsZero() || c.Start.Before(start) {
+			start = c.Start
+		}
+		if c.Start.After(end) {
+			end = c.Start
+		}
+	}
+	if start.IsZero() || !end.After(start) {
+		return nil
+	}
+	span := end.Sub(start).Seconds()
+	at := func(t time.Time) float64 { return t.Sub(start).Seconds() / span }
 	failed := make(map[string]*analyzer.Failure)
 	for _, f := range sr.Failures {
 		failed[f.CallID] = f
@@ -519,51 +529,23 @@ func callMarks(sr *analyzer.SessionReport) []callMark {
 			fixes[ch.Fix.CallID] = ch
 		}
 	}
-	var marks []callMark
-	for _, c := range sr.Session.Calls {
+	tl := &timelineDoc{Start: start, End: end}
+	for _, c := range s.Calls {
 		if c.Start.IsZero() {
 			continue
 		}
-		m := callMark{start: c.Start, kind: "ok"}
+		m := mark{At: at(c.Start), Kind: "ok"}
 		if f := failed[c.ID]; f != nil {
-			m.kind = "failed"
+			m.Kind = "failed"
 			if f.Category == diagnose.Rejected {
-				m.kind = "rejected"
+				m.Kind = "rejected"
 			}
 		}
 		if ch := fixes[c.ID]; ch != nil {
-			m.kind = "fix"
-			if fc := ch.Failure.Call(); fc != nil {
-				m.gapFrom = fc.Start
+			m.Kind = "fix"
+			if fc := ch.Failure.Call(); fc != nil && !fc.Start.IsZero() {
+				m.GapFrom, m.GapTo = at(fc.Start), m.At
 			}
-		}
-		marks = append(marks, m)
-	}
-	return marks
-}
-
-// newTimeline places the calls marked of a session; it returns nil for a
-// session without times, or with a single instant.
-func newTimeline(marks []callMark) *timelineDoc {
-	var start, end time.Time
-	for _, m := range marks {
-		if start.IsZero() || m.start.Before(start) {
-			start = m.start
-		}
-		if m.start.After(end) {
-			end = m.start
-		}
-	}
-	if start.IsZero() || !end.After(start) {
-		return nil
-	}
-	span := end.Sub(start).Seconds()
-	at := func(t time.Time) float64 { return t.Sub(start).Seconds() / span }
-	tl := &timelineDoc{Start: start, End: end}
-	for _, cm := range marks {
-		m := mark{At: at(cm.start), Kind: cm.kind}
-		if !cm.gapFrom.IsZero() {
-			m.GapFrom, m.GapTo = at(cm.gapFrom), m.At
 		}
 		tl.place(m)
 	}

@@ -173,6 +173,21 @@ type chainCost struct {
 	calls   int
 }
 
+// chainCosts returns the costs of the chains of sr, in the order of the
+// rows of its document (see sessionDoc.rows).
+func chainCosts(sr *analyzer.SessionReport) []chainCost {
+	var fixed, open []chainCost
+	for _, ch := range sr.Chains {
+		c := chainCost{ch.Cost.Seconds, ch.Cost.Calls}
+		if ch.Fix != nil {
+			fixed = append(fixed, c)
+		} else {
+			open = append(open, c)
+		}
+	}
+	return append(fixed, open...)
+}
+
 // tellStories chooses the chains the page tells in full, of the sessions
 // whose chains cost what costs lists: told[i][j] says row j of session i
 // tells its story.

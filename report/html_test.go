@@ -139,9 +139,7 @@ func TestCaveat(t *testing.T) {
 		{Msg: 7, Kind: parser.KindRead, File: "/w/verify.py"},
 	}
 	edits := func() []edit {
-		var cs callsSeen
-		cs.add(&analyzer.SessionReport{Session: &parser.Session{Calls: calls}, Benchmarks: points})
-		return cs.view().edits
+		return viewCalls(&analyzer.SessionReport{Session: &parser.Session{Calls: calls}, Benchmarks: points}).edits
 	}
 	r := &series{target: "verify.py", points: points}
 	if got := caveat(r, edits()); got != "" {

@@ -40,16 +40,13 @@ func IsPostMortem(head []byte) bool {
 // sessions, the totals and the mistakes made most. Its format is Markdown
 // or HTML.
 func PostMortem(w io.Writer, o Options, r *analyzer.Report) error {
-	views := make([]callView, len(r.Sessions))
 	costs := make([][]chainCost, len(r.Sessions))
 	for i, sr := range r.Sessions {
-		var cs callsSeen
-		cs.add(sr)
-		views[i], costs[i] = cs.view(), cs.costs()
+		costs[i] = chainCosts(sr)
 	}
 	sessions := func(yield func(gathered, error) bool) {
-		for i, sr := range r.Sessions {
-			if !yield(gathered{sr, views[i]}, nil) {
+		for _, sr := range r.Sessions {
+			if !yield(gathered{sr, viewCalls(sr)}, nil) {
 				return
 			}
 		}
@@ -70,7 +67,7 @@ type postMortem struct {
 	// lessons are the lessons the sessions teach, or nil for those to be
 	// drawn from the sessions as they come.
 	lessons []*analyzer.Lesson
-	costs   [][]chainCost // what each session's chains cost (see callsSeen.costs)
+	costs   [][]chainCost // what each session's chains cost (see chainCosts)
 	// sessions yields the sessions in the order sum lists them.
 	sessions iter.Seq2[gathered, error]
 }

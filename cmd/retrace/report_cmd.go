@@ -19,9 +19,9 @@ type reportCmd struct {
 }
 
 // Run writes the post-mortem of the transcripts. The sessions are
-// gathered as they are analyzed, a long one in parts, each letting go of
-// the calls the post-mortem does not quote, and masked, once every input
-// is read, with the secrets all of them taught.
+// gathered as they are analyzed, each letting go of the calls the
+// post-mortem does not quote, and masked, once every input is read, with
+// the secrets all of them taught.
 func (c *reportCmd) Run(g *Globals, env *Env) error {
 	if c.Format == "auto" {
 		c.Format = formatOf(c.Output)
@@ -32,7 +32,7 @@ func (c *reportCmd) Run(g *Globals, env *Env) error {
 	}
 	defer tuneGC(env)()
 	var gathered report.Gathering
-	known, loadErr := c.each(g, env, pipeline.Needs{Numbers: true, Parts: true}, out, gathered.Add)
+	known, loadErr := c.each(g, env, pipeline.Needs{Numbers: true}, out, gathered.Add)
 	if loadErr != nil && loadErr != errPartial {
 		return loadErr
 	}
