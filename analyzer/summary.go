@@ -84,8 +84,14 @@ func NewSummary() *Summary {
 
 // Add counts the findings of one more session, which the Summary does not
 // keep: sessions can be summed up as they are analyzed. The parts of a
-// session (SessionReport.Part) add up to one, as if added whole.
+// session (SessionReport.Part) add up to one, as if added whole; a session
+// whose last part never came (its input was cut short) is counted as far
+// as it went once another session begins.
 func (sum *Summary) Add(sr *SessionReport) {
+	if sum.open && sum.Sessions[len(sum.Sessions)-1].Path != sr.Session.Path {
+		sum.total(sum.Sessions[len(sum.Sessions)-1])
+		sum.open = false
+	}
 	t := &sum.Totals
 	var ss SessionSummary
 	if sum.open {
@@ -131,9 +137,14 @@ func (sum *Summary) Add(sr *SessionReport) {
 		sum.Sessions = append(sum.Sessions, ss)
 	}
 	sum.open = sr.Part
-	if sr.Part {
-		return // the totals take the session once it is whole
+	if !sr.Part { // the totals take the session once it is whole
+		sum.total(ss)
 	}
+}
+
+// total adds the counts of the session ss to the totals.
+func (sum *Summary) total(ss SessionSummary) {
+	t := &sum.Totals
 	t.Sessions++
 	t.Calls += ss.Calls
 	t.Failures += ss.Failures

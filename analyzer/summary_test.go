@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +56,30 @@ func TestSummaryLost(t *testing.T) {
 				t.Errorf("totals lost %vs and %d calls, want %vs and %d", sum.Totals.SecondsLost, sum.Totals.CallsLost, tt.seconds, tt.calls)
 			}
 		})
+	}
+}
+
+// TestSummaryLostPart checks that a session whose last part never came
+// (its input was cut short) keeps a row of its own, counted in the
+// totals, rather than being joined to the session after it.
+func TestSummaryLostPart(t *testing.T) {
+	fail := step{cmd: "python a.py --num-prompts 5", exit: 2,
+		out: "usage: a.py [-h] [--num-runs N]\na.py: error: unrecognized arguments: --num-prompts 5\n"}
+	fix := step{cmd: "python a.py --num-runs 5", out: "ok\n"}
+	analyze := func(path string, steps ...step) *SessionReport {
+		sr := AnalyzeSession(session(steps...))
+		sr.Session.Path = path
+		return sr
+	}
+	lost, next := analyze("lost.jsonl", fail, fix), analyze("next.jsonl", fail, fail, fix, fix)
+	want := NewSummary()
+	want.Add(lost)
+	want.Add(next)
+	got := NewSummary()
+	lost.Part = true
+	got.Add(lost)
+	got.Add(next)
+	if !reflect.DeepEqual(got.Sessions, want.Sessions) || !reflect.DeepEqual(got.Totals, want.Totals) {
+		t.Errorf("after a part whose session was cut short:\n%+v\n%+v\nwant\n%+v\n%+v", got.Sessions, got.Totals, want.Sessions, want.Totals)
 	}
 }

@@ -147,9 +147,10 @@ func (t *table) render(w io.Writer, o Options) error {
 // blocks compressed with S2 once they hold cellBlock bytes. The zero
 // cellStore is empty.
 type cellStore struct {
-	blocks [][]byte // complete, each S2-encoded
-	cur    []byte   // the block being filled, as it is
-	n      int      // rows
+	blocks  [][]byte // complete, each S2-encoded
+	cur     []byte   // the block being filled, as it is
+	scratch []byte   // where a block is encoded before it is copied
+	n       int      // rows
 }
 
 // cellBlock is the size of the blocks of a cellStore before they are
@@ -164,7 +165,8 @@ func (s *cellStore) add(cells []string) {
 	}
 	s.n++
 	if len(s.cur) >= cellBlock {
-		s.blocks = append(s.blocks, bytes.Clone(s2.Encode(nil, s.cur)))
+		s.scratch = s2.Encode(s.scratch[:cap(s.scratch)], s.cur)
+		s.blocks = append(s.blocks, bytes.Clone(s.scratch))
 		s.cur = s.cur[:0]
 	}
 }
