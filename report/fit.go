@@ -119,20 +119,26 @@ func (t *table) fitted(limit int) fit {
 			for i, k := range keep {
 				f.header[i] = t.header[k]
 			}
-			if slices.Equal(widths, t.widths(keep)) { // nothing to cut
+			natural := t.widths(keep)
+			if slices.Equal(widths, natural) { // nothing to cut
 				f.widths, f.rows = widths, t.columns(keep, nil)
 				return f
 			}
-			// Cut cells may be narrower than their column's width: a
-			// character two columns wide does not fit its last column.
+			// A column narrowed is as wide as its cells once cut, which
+			// may be less: a character two columns wide does not fit its
+			// last column.
 			f.rows = t.columns(keep, widths)
-			f.widths = make([]int, len(keep))
+			f.widths = slices.Clone(natural)
 			for i, h := range f.header {
-				f.widths[i] = width(h)
+				if widths[i] < natural[i] {
+					f.widths[i] = width(h)
+				}
 			}
 			for r := range f.rows {
 				for i, c := range r {
-					f.widths[i] = max(f.widths[i], width(c))
+					if widths[i] < natural[i] {
+						f.widths[i] = max(f.widths[i], width(c))
+					}
 				}
 			}
 			return f
@@ -161,7 +167,7 @@ func (t *table) columns(keep []int, widths []int) iter.Seq[[]string] {
 					break
 				}
 				c := r[k]
-				if widths != nil && width(c) > widths[i] {
+				if widths != nil && widths[i] < t.widest[k] && width(c) > widths[i] {
 					c = cutCell(c, widths[i], columns[t.header[k]].keep)
 				}
 				cells = append(cells, c)
