@@ -104,46 +104,45 @@ func (t *table) fitted(limit int) fit {
 	for i := range keep {
 		keep[i] = i
 	}
-	f := fit{header: t.header, widths: t.widths(keep)}
 	if limit <= 0 {
-		f.rows = t.columns(keep, nil)
-		return f
+		return fit{header: t.header, widths: t.widths(keep), rows: t.columns(keep, nil)}
 	}
+	var widths []int
 	for {
-		widths := t.widths(keep)
+		widths = t.widths(keep)
 		if t.shrink(keep, widths, limit, func(h string) int { return columns[h].min }) || !t.dropOne(&keep) {
-			if t.overflows(widths, limit) {
-				t.shrink(keep, widths, limit, width)
-			}
-			f.header = make([]string, len(keep))
-			for i, k := range keep {
-				f.header[i] = t.header[k]
-			}
-			natural := t.widths(keep)
-			if slices.Equal(widths, natural) { // nothing to cut
-				f.widths, f.rows = widths, t.columns(keep, nil)
-				return f
-			}
-			// A column narrowed is as wide as its cells once cut, which
-			// may be less: a character two columns wide does not fit its
-			// last column.
-			f.rows = t.columns(keep, widths)
-			f.widths = slices.Clone(natural)
-			for i, h := range f.header {
-				if widths[i] < natural[i] {
-					f.widths[i] = width(h)
-				}
-			}
-			for r := range f.rows {
-				for i, c := range r {
-					if widths[i] < natural[i] {
-						f.widths[i] = max(f.widths[i], width(c))
-					}
-				}
-			}
-			return f
+			break
 		}
 	}
+	if total(widths) > limit {
+		t.shrink(keep, widths, limit, width)
+	}
+	f := fit{header: make([]string, len(keep))}
+	for i, k := range keep {
+		f.header[i] = t.header[k]
+	}
+	natural := t.widths(keep)
+	if slices.Equal(widths, natural) { // nothing to cut
+		f.widths, f.rows = widths, t.columns(keep, nil)
+		return f
+	}
+	// A column narrowed is as wide as its cells once cut, which may be
+	// less: a character two columns wide does not fit its last column.
+	f.rows = t.columns(keep, widths)
+	f.widths = slices.Clone(natural)
+	for i, h := range f.header {
+		if widths[i] < natural[i] {
+			f.widths[i] = width(h)
+		}
+	}
+	for r := range f.rows {
+		for i, c := range r {
+			if widths[i] < natural[i] {
+				f.widths[i] = max(f.widths[i], width(c))
+			}
+		}
+	}
+	return f
 }
 
 // widths returns the display width of each column of keep: its widest
@@ -179,14 +178,14 @@ func (t *table) columns(keep []int, widths []int) iter.Seq[[]string] {
 	}
 }
 
-// overflows reports whether columns of the widths given, with the gaps
-// between them, are wider than limit.
-func (t *table) overflows(widths []int, limit int) bool {
-	total := gap * (len(widths) - 1)
+// total returns the width of columns of the widths given, with the gaps
+// between them.
+func total(widths []int) int {
+	n := gap * (len(widths) - 1)
 	for _, w := range widths {
-		total += w
+		n += w
 	}
-	return total > limit
+	return n
 }
 
 // shrink narrows the columns of keep that may be cut (those with a least
@@ -194,11 +193,7 @@ func (t *table) overflows(widths []int, limit int) bool {
 // until the table fits limit or each is at its floor. It reports whether
 // the table fits.
 func (t *table) shrink(keep, widths []int, limit int, floor func(header string) int) bool {
-	total := gap * (len(widths) - 1)
-	for _, w := range widths {
-		total += w
-	}
-	for total > limit {
+	for n := total(widths); n > limit; n-- {
 		best, spare := -1, 0
 		for i, k := range keep {
 			h := t.header[k]
@@ -213,7 +208,6 @@ func (t *table) shrink(keep, widths []int, limit int, floor func(header string) 
 			return false
 		}
 		widths[best]--
-		total--
 	}
 	return true
 }

@@ -50,16 +50,6 @@ func (t *plainTable) widths() []int {
 	return w
 }
 
-// total is the width of columns of the widths given, with the gaps
-// between them.
-func total(widths []int) int {
-	n := gap * (len(widths) - 1)
-	for _, w := range widths {
-		n += w
-	}
-	return n
-}
-
 func (t *plainTable) shrink(widths []int, limit int, floor func(header string) int) bool {
 	for n := total(widths); n > limit; n-- {
 		best, spare := -1, 0
