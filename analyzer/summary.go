@@ -86,11 +86,10 @@ func NewSummary() *Summary {
 // keep: sessions can be summed up as they are analyzed. The parts of a
 // session (SessionReport.Part) add up to one, as if added whole; a session
 // whose last part never came (its input was cut short) is counted as far
-// as it went once another session begins.
+// as it went once another session begins, or at End.
 func (sum *Summary) Add(sr *SessionReport) {
 	if sum.open && sum.Sessions[len(sum.Sessions)-1].Path != sr.Session.Path {
-		sum.total(sum.Sessions[len(sum.Sessions)-1])
-		sum.open = false
+		sum.End()
 	}
 	t := &sum.Totals
 	var ss SessionSummary
@@ -139,6 +138,15 @@ func (sum *Summary) Add(sr *SessionReport) {
 	sum.open = sr.Part
 	if !sr.Part { // the totals take the session once it is whole
 		sum.total(ss)
+	}
+}
+
+// End counts, as far as it went, a session whose last part never came:
+// call it once every session is added, before the totals are read.
+func (sum *Summary) End() {
+	if sum.open {
+		sum.total(sum.Sessions[len(sum.Sessions)-1])
+		sum.open = false
 	}
 }
 

@@ -71,15 +71,25 @@ func TestSummaryLostPart(t *testing.T) {
 		sr.Session.Path = path
 		return sr
 	}
-	lost, next := analyze("lost.jsonl", fail, fix), analyze("next.jsonl", fail, fail, fix, fix)
-	want := NewSummary()
-	want.Add(lost)
-	want.Add(next)
-	got := NewSummary()
-	lost.Part = true
-	got.Add(lost)
-	got.Add(next)
-	if !reflect.DeepEqual(got.Sessions, want.Sessions) || !reflect.DeepEqual(got.Totals, want.Totals) {
-		t.Errorf("after a part whose session was cut short:\n%+v\n%+v\nwant\n%+v\n%+v", got.Sessions, got.Totals, want.Sessions, want.Totals)
+	for _, last := range []bool{false, true} {
+		lost, next := analyze("lost.jsonl", fail, fix), analyze("next.jsonl", fail, fail, fix, fix)
+		order := []*SessionReport{lost, next}
+		if last {
+			order = []*SessionReport{next, lost}
+		}
+		want := NewSummary()
+		for _, sr := range order {
+			want.Add(sr)
+		}
+		got := NewSummary()
+		lost.Part = true
+		for _, sr := range order {
+			got.Add(sr)
+		}
+		got.End()
+		if !reflect.DeepEqual(got.Sessions, want.Sessions) || !reflect.DeepEqual(got.Totals, want.Totals) {
+			t.Errorf("after a part whose session was cut short (last input %v):\n%+v\n%+v\nwant\n%+v\n%+v",
+				last, got.Sessions, got.Totals, want.Sessions, want.Totals)
+		}
 	}
 }

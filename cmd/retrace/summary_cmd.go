@@ -29,6 +29,7 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 			sum.Add(sr)
 			return nil
 		}, func(w io.Writer, known *redact.Redactor) error {
+			sum.End()
 			if known != nil {
 				sum.MapStrings(known.Known) // titles said before the inputs that taught their secrets
 			}
@@ -46,6 +47,7 @@ func (c *summaryCmd) Run(g *Globals, env *Env) error {
 		lessons.Add(sr)
 		return nil
 	}, func(w io.Writer, known *redact.Redactor) error {
+		sum.End()
 		list := lessons.Lessons()
 		if known != nil {
 			// What was kept of a session learned nothing of the secrets
