@@ -1,9 +1,11 @@
 package analyzer
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/retrace-dev/retrace/bench"
 )
@@ -47,6 +49,27 @@ type Timeline struct {
 	// VsBaseline is the last run against the baseline, as a fraction; 0
 	// without a baseline.
 	VsBaseline float64 `json:"vs_baseline,omitzero"`
+
+	runs []Run // the runs, for a timeline of TimelineRuns (Points is nil)
+}
+
+// A Run is one run of a timeline as a table of timelines reads it.
+type Run struct {
+	Value float64
+	Time  time.Time // the start of its call; zero when unknown
+}
+
+// Runs returns the runs of t in order: those of its Points, or for a
+// timeline of TimelineRuns, those it kept.
+func (t *Timeline) Runs() []Run {
+	if t.Points == nil {
+		return t.runs
+	}
+	runs := make([]Run, len(t.Points))
+	for i, b := range t.Points {
+		runs[i] = Run{b.Value, b.Time}
+	}
+	return runs
 }
 
 // runKeys are the context keys that do not set a configuration apart:
@@ -104,12 +127,26 @@ func Timelines(reports []*SessionReport) []*Timeline {
 // TimelinesOf is Timelines of the numbers of some sessions, in their
 // order.
 func TimelinesOf(numbers []*Bench) []*Timeline {
+	return timelines(slices.Values(numbers), true)
+}
+
+// TimelineRuns is TimelinesOf, but keeps of each run only its value and
+// start (a Run), for a table of timelines over more numbers than memory
+// should hold: the timelines it returns have no Points, First, Best or
+// Last, and their Runs are those it kept.
+func TimelineRuns(numbers iter.Seq[*Bench]) []*Timeline {
+	return timelines(numbers, false)
+}
+
+// timelines groups numbers into timelines, keeping their runs whole as
+// Points when whole is true, and as Runs otherwise.
+func timelines(numbers iter.Seq[*Bench], whole bool) []*Timeline {
 	var out []*Timeline
 	index := map[string]*Timeline{}
 	sessions := map[*Timeline]map[SessionRef]bool{}
 	var baselines []*Bench
 	all := true // every run has a start time
-	for _, b := range numbers {
+	for b := range numbers {
 		if b.Failed {
 			continue
 		}
@@ -127,30 +164,39 @@ func TimelinesOf(numbers []*Bench) []*Timeline {
 			sessions[t] = map[SessionRef]bool{}
 			out = append(out, t)
 		}
-		t.Points = append(t.Points, b)
+		if whole {
+			t.Points = append(t.Points, b)
+		} else {
+			t.runs = append(t.runs, Run{b.Value, b.Time})
+		}
 		sessions[t][b.Session] = true
 	}
 	for _, t := range out {
 		if all {
 			slices.SortStableFunc(t.Points, func(x, y *Bench) int { return x.Time.Compare(y.Time) })
+			slices.SortStableFunc(t.runs, func(x, y Run) int { return x.Time.Compare(y.Time) })
 		}
-		t.First, t.Last = t.Points[0], t.Points[len(t.Points)-1]
-		if t.First.Value != 0 {
-			t.Change = (t.Last.Value - t.First.Value) / t.First.Value
-		}
-		if t.Better != "" {
-			t.Best = t.First
-			for _, p := range t.Points {
-				if t.Better == "higher" && p.Value > t.Best.Value || t.Better == "lower" && p.Value < t.Best.Value {
-					t.Best = p
+		if whole {
+			t.First, t.Last = t.Points[0], t.Points[len(t.Points)-1]
+			if t.Better != "" {
+				t.Best = t.First
+				for _, p := range t.Points {
+					if t.Better == "higher" && p.Value > t.Best.Value || t.Better == "lower" && p.Value < t.Best.Value {
+						t.Best = p
+					}
 				}
 			}
+		}
+		runs := t.Runs()
+		first, last := runs[0].Value, runs[len(runs)-1].Value
+		if first != 0 {
+			t.Change = (last - first) / first
 		}
 		for _, b := range baselines {
 			if baselineFits(b, t, sessions[t]) {
 				t.Baseline = b
 				if b.Value != 0 {
-					t.VsBaseline = (t.Last.Value - b.Value) / b.Value
+					t.VsBaseline = (last - b.Value) / b.Value
 				}
 				break
 			}

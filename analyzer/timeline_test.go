@@ -171,7 +171,34 @@ func TestTimelines(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Timelines (-want +got):\n%s", diff)
 			}
+			var numbers []*Bench
+			for _, sr := range reports(tt.runs...) {
+				numbers = append(numbers, sr.Benchmarks...)
+			}
+			sameRuns(t, TimelinesOf(numbers), TimelineRuns(slices.Values(numbers)))
 		})
+	}
+}
+
+// sameRuns checks that the timelines of TimelineRuns are those of
+// TimelinesOf, their runs kept instead of their numbers.
+func sameRuns(t *testing.T, whole, kept []*Timeline) {
+	t.Helper()
+	if len(kept) != len(whole) {
+		t.Fatalf("TimelineRuns: %d timelines, TimelinesOf %d", len(kept), len(whole))
+	}
+	for i, w := range whole {
+		k := *kept[i]
+		if k.Points != nil || k.First != nil || k.Best != nil || k.Last != nil {
+			t.Errorf("timeline %d of TimelineRuns keeps numbers: %+v", i, k)
+		}
+		if diff := cmp.Diff(w.Runs(), k.Runs()); diff != "" {
+			t.Errorf("runs of timeline %d (-TimelinesOf +TimelineRuns):\n%s", i, diff)
+		}
+		k.Points, k.First, k.Best, k.Last, k.runs = w.Points, w.First, w.Best, w.Last, nil
+		if diff := cmp.Diff(w, &k, cmp.AllowUnexported(Timeline{})); diff != "" {
+			t.Errorf("timeline %d (-TimelinesOf +TimelineRuns):\n%s", i, diff)
+		}
 	}
 }
 

@@ -312,7 +312,7 @@ func newSessionDoc(sr *analyzer.SessionReport, ss analyzer.SessionSummary, v cal
 		c := r.cells()
 		sd.Results = append(sd.Results, resultRow{Target: clean(r.target, 80), Label: clean(r.label, 80), Unit: clean(r.unit, maxUnit),
 			Context: clean(r.context, 200), Runs: len(r.points), First: c.first, Best: c.best, Last: c.last,
-			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: r.points, Better: r.better, Caveat: caveat(r, v.edits)})
+			Change: c.change, Trend: c.trend, Baseline: c.baseline, Points: numbers(r.points), Better: r.better, Caveat: caveat(r, v.edits)})
 	}
 	sd.Timeline = v.timeline
 	return sd
@@ -329,7 +329,7 @@ func caveat(r *series, edits []edit) string {
 	if r.sweep {
 		return "the runs are the steps of a sweep, not repeats of one run"
 	}
-	first, last := r.points[0].Msg, r.points[len(r.points)-1].Msg
+	first, last := r.points[0].b.Msg, r.points[len(r.points)-1].b.Msg
 	for _, e := range edits {
 		if e.msg >= first && e.msg < last && filepath.Base(e.file) == r.target {
 			return clean(fmt.Sprintf("%s itself was edited at msg %d, between the runs: they may not measure the same work", r.target, e.msg), 200)

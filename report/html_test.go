@@ -141,7 +141,7 @@ func TestCaveat(t *testing.T) {
 	edits := func() []edit {
 		return viewCalls(&analyzer.SessionReport{Session: &parser.Session{Calls: calls}, Benchmarks: points}).edits
 	}
-	r := &series{target: "verify.py", points: points}
+	r := &series{target: "verify.py", points: pointsOf(&analyzer.Timeline{Points: points})}
 	if got := caveat(r, edits()); got != "" {
 		t.Errorf("caveat after an edit of lib.py = %q, want none", got)
 	}
@@ -149,7 +149,7 @@ func TestCaveat(t *testing.T) {
 	if got := caveat(r, edits()); !strings.Contains(got, "verify.py itself was edited at msg 7") {
 		t.Errorf("caveat after an edit of verify.py = %q", got)
 	}
-	if got := caveat(&series{target: "x", points: points, sweep: true}, nil); !strings.Contains(got, "sweep") {
+	if got := caveat(&series{target: "x", points: r.points, sweep: true}, nil); !strings.Contains(got, "sweep") {
 		t.Errorf("caveat of a sweep = %q", got)
 	}
 }

@@ -52,9 +52,38 @@ type series struct {
 	ctx                          map[string]string
 	better                       string
 	from                         string // the first number of folded numbered labels
-	points                       []*analyzer.Bench
+	points                       []point
 	baseline                     *analyzer.Bench
 	sweep                        bool // the points are the steps of a sweep
+}
+
+// A point is one run of a series: its value and start, and its number
+// whole when the timeline kept it (see analyzer.TimelineRuns).
+type point struct {
+	analyzer.Run
+	b *analyzer.Bench // nil when the timeline kept only the run
+}
+
+// pointsOf returns the runs of tl as points.
+func pointsOf(tl *analyzer.Timeline) []point {
+	runs := tl.Runs()
+	points := make([]point, len(runs))
+	for i, r := range runs {
+		points[i].Run = r
+		if tl.Points != nil {
+			points[i].b = tl.Points[i]
+		}
+	}
+	return points
+}
+
+// numbers returns the numbers of points, which must be whole.
+func numbers(points []point) []*analyzer.Bench {
+	out := make([]*analyzer.Bench, len(points))
+	for i, p := range points {
+		out[i] = p.b
+	}
+	return out
 }
 
 // numberedRE splits a label that numbers its run: "Run 3", "iteration #2".
@@ -67,7 +96,7 @@ func benchSeries(timelines []*analyzer.Timeline) []*series {
 	numbered := map[string]*series{}
 	for _, tl := range timelines {
 		r := &series{target: tl.Target, label: tl.Label, unit: tl.Unit, context: contextText(tl.Context), ctx: tl.Context,
-			better: tl.Better, points: slices.Clone(tl.Points), baseline: tl.Baseline}
+			better: tl.Better, points: pointsOf(tl), baseline: tl.Baseline}
 		m := numberedRE.FindStringSubmatch(tl.Label)
 		if m == nil {
 			out = append(out, r)
@@ -75,7 +104,7 @@ func benchSeries(timelines []*analyzer.Timeline) []*series {
 		}
 		key := tl.Target + "\x00" + m[1] + "\x00" + tl.Unit + "\x00" + r.context
 		if first := numbered[key]; first != nil {
-			first.points = append(first.points, tl.Points...)
+			first.points = append(first.points, pointsOf(tl)...)
 			first.label = m[1] + " " + first.from + "–" + m[2]
 			continue
 		}
@@ -84,7 +113,7 @@ func benchSeries(timelines []*analyzer.Timeline) []*series {
 		out = append(out, r)
 	}
 	for _, r := range numbered {
-		slices.SortStableFunc(r.points, func(x, y *analyzer.Bench) int { return x.Time.Compare(y.Time) })
+		slices.SortStableFunc(r.points, func(x, y point) int { return x.Time.Compare(y.Time) })
 	}
 	return foldSweeps(out)
 }

@@ -27,15 +27,16 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	}
 	o := g.options(env, c.Format)
 	if o.Format == report.Table && !c.Runs {
-		// The timelines leave out the numbers of failed runs themselves.
+		// The timelines leave out the numbers of failed runs themselves,
+		// and keep of each run its value and start alone.
 		all := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
 			return append(list, sr.Benchmarks...)
 		}
-		return streamRows(&c.inputs, g, env, needs, new(rowList[analyzer.Bench]), all, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
-			return report.Timelines(w, o, analyzer.TimelinesOf(slices.Collect(bench)))
+		return streamRows(&c.inputs, g, env, needs, all, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
+			return report.Timelines(w, o, analyzer.TimelineRuns(bench))
 		})
 	}
-	return streamRows(&c.inputs, g, env, needs, new(rowStore[analyzer.Bench]), c.numbers, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
+	return streamRows(&c.inputs, g, env, needs, c.numbers, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
 		return report.Bench(w, o, bench)
 	})
 }

@@ -24,7 +24,7 @@ func (c *errorsCmd) Run(g *Globals, env *Env) error {
 			return report.Errors(w, g.options(env, c.Format), slices.Values(c.failures(nil, sr)))
 		}, nil)
 	}
-	return streamRows(&c.inputs, g, env, needs, new(rowStore[analyzer.Failure]), c.failures, func(w io.Writer, failures iter.Seq[*analyzer.Failure]) error {
+	return streamRows(&c.inputs, g, env, needs, c.failures, func(w io.Writer, failures iter.Seq[*analyzer.Failure]) error {
 		return report.Errors(w, g.options(env, c.Format), failures)
 	})
 }

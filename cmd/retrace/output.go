@@ -51,15 +51,15 @@ type row[R any] interface {
 
 // streamRows is stream for a command that prints rows drawn from each
 // session (failures, chains, numbers) and quotes none of its calls: pick
-// appends the rows of a session to a list, which store keeps (a rowStore,
-// or a rowList for a command that holds every row at the end), and the
+// appends the rows of a session to a list, which a rowStore keeps, and the
 // session is let go; a long session comes in parts
 // (see pipeline.Needs.Parts). Once every input is read, the rows are read
 // back one at a time, masked with the secrets every input taught, and
 // handed to write. Memory holds the rows stored, not the sessions.
-func streamRows[R any, P row[R]](in *inputs, g *Globals, env *Env, n pipeline.Needs, store rowKeeper[R],
+func streamRows[R any, P row[R]](in *inputs, g *Globals, env *Env, n pipeline.Needs,
 	pick func([]P, *analyzer.SessionReport) []P, write func(io.Writer, iter.Seq[P]) error) error {
 	var (
+		store  rowStore[R]
 		picked []P
 		// The rows of a session's parts name it by its path alone: named
 		// holds the session each run of them is of, learned from its last

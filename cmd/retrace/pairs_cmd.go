@@ -24,7 +24,7 @@ func (c *pairsCmd) Run(g *Globals, env *Env) error {
 			return report.Pairs(w, g.options(env, c.Format), slices.Values(c.chains(nil, sr)))
 		}, nil)
 	}
-	return streamRows(&c.inputs, g, env, needs, new(rowStore[analyzer.Chain]), c.chains, func(w io.Writer, chains iter.Seq[*analyzer.Chain]) error {
+	return streamRows(&c.inputs, g, env, needs, c.chains, func(w io.Writer, chains iter.Seq[*analyzer.Chain]) error {
 		return report.Pairs(w, g.options(env, c.Format), chains)
 	})
 }

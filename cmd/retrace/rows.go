@@ -11,37 +11,6 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// A rowKeeper holds the rows streamRows draws from the sessions until
-// every input is read.
-type rowKeeper[R any] interface {
-	// add keeps r, or a copy of it.
-	add(r *R) error
-	// len returns the number of rows kept.
-	len() int
-	// all yields the rows kept, in the order they were added. It is
-	// called once, when no more rows are added.
-	all() iter.Seq2[*R, error]
-}
-
-// A rowList keeps rows as they are, for a command that holds every row at
-// the end anyway (the timelines of bench's table): storing them first
-// would only cost time.
-type rowList[R any] struct{ rows []*R }
-
-func (l *rowList[R]) add(r *R) error { l.rows = append(l.rows, r); return nil }
-
-func (l *rowList[R]) len() int { return len(l.rows) }
-
-func (l *rowList[R]) all() iter.Seq2[*R, error] {
-	return func(yield func(*R, error) bool) {
-		for _, r := range l.rows {
-			if !yield(r, nil) {
-				return
-			}
-		}
-	}
-}
-
 // A rowStore keeps the rows a command prints once every input is read (the
 // failures of errors, the chains of pairs, the numbers of bench) as JSON
 // Lines, compressed with S2: 130–140 bytes for a failure and 420–450 for

@@ -77,6 +77,9 @@ func TestRowStore(t *testing.T) {
 				func(w io.Writer) error { return report.Pairs(w, o, stored(t, chains)) }},
 			{"bench", func(w io.Writer) error { return report.Bench(w, o, slices.Values(numbers)) },
 				func(w io.Writer) error { return report.Bench(w, o, stored(t, numbers)) }},
+			// bench's table, its runs kept alone.
+			{"timelines", func(w io.Writer) error { return report.Timelines(w, o, analyzer.TimelinesOf(numbers)) },
+				func(w io.Writer) error { return report.Timelines(w, o, analyzer.TimelineRuns(stored(t, numbers))) }},
 		} {
 			var want, got bytes.Buffer
 			if err := tc.plain(&want); err != nil {
