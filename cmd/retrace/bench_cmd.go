@@ -28,11 +28,19 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	o := g.options(env, c.Format)
 	if o.Format == report.Table && !c.Runs {
 		// The timelines leave out the numbers of failed runs themselves,
+		// read of a number neither its text nor the call that printed it,
 		// and keep of each run its value and start alone.
-		all := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
-			return append(list, sr.Benchmarks...)
+		runs := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
+			for _, b := range sr.Benchmarks {
+				if !b.Failed {
+					run := *b
+					run.CallID, run.Msg, run.Text, run.Line = "", 0, "", 0
+					list = append(list, &run)
+				}
+			}
+			return list
 		}
-		return streamRows(&c.inputs, g, env, needs, all, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
+		return streamRows(&c.inputs, g, env, needs, runs, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
 			return report.Timelines(w, o, analyzer.TimelineRuns(bench))
 		})
 	}
