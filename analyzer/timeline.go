@@ -30,7 +30,9 @@ type Timeline struct {
 	// as the first run had them.
 	Context map[string]string `json:"context"`
 	// Points are the runs in the order they happened: by call start when
-	// every run has one, else in the order of the reports.
+	// every run has one, else in the order of the reports. Points, First,
+	// Best and Last are nil in a timeline of TimelineRuns, which keeps
+	// only the Runs.
 	Points []*Bench `json:"points"`
 	First  *Bench   `json:"first"`
 	// Best is the highest run for throughputs (units per second, x) and
@@ -60,7 +62,8 @@ type Run struct {
 }
 
 // Runs returns the runs of t in order: those of its Points, or for a
-// timeline of TimelineRuns, those it kept.
+// timeline of TimelineRuns, those it kept, which the caller must not
+// change.
 func (t *Timeline) Runs() []Run {
 	if t.Points == nil {
 		return t.runs
@@ -187,8 +190,12 @@ func timelines(numbers iter.Seq[*Bench], whole bool) []*Timeline {
 				}
 			}
 		}
-		runs := t.Runs()
-		first, last := runs[0].Value, runs[len(runs)-1].Value
+		var first, last float64
+		if whole {
+			first, last = t.First.Value, t.Last.Value
+		} else {
+			first, last = t.runs[0].Value, t.runs[len(t.runs)-1].Value
+		}
 		if first != 0 {
 			t.Change = (last - first) / first
 		}

@@ -27,15 +27,10 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	}
 	o := g.options(env, c.Format)
 	if o.Format == report.Table && !c.Runs {
-		// The timelines leave out the numbers of failed runs themselves,
-		// read of a number neither its text nor the call that printed it,
-		// and keep of each run its value and start alone.
 		runs := func(list []*analyzer.Bench, sr *analyzer.SessionReport) []*analyzer.Bench {
 			for _, b := range sr.Benchmarks {
-				if !b.Failed {
-					run := *b
-					run.CallID, run.Msg, run.Text, run.Line = "", 0, "", 0
-					list = append(list, &run)
+				if r := timelineRun(b); r != nil {
+					list = append(list, r)
 				}
 			}
 			return list
@@ -47,6 +42,19 @@ func (c *benchCmd) Run(g *Globals, env *Env) error {
 	return streamRows(&c.inputs, g, env, needs, c.numbers, func(w io.Writer, bench iter.Seq[*analyzer.Bench]) error {
 		return report.Bench(w, o, bench)
 	})
+}
+
+// timelineRun returns what the bench table reads of the number b, to
+// store until every input is read: a copy without its text or the call
+// that printed it, or nil for the number of a failed run, which no
+// timeline follows. analyzer.TimelineRuns keeps less still.
+func timelineRun(b *analyzer.Bench) *analyzer.Bench {
+	if b.Failed {
+		return nil
+	}
+	r := *b
+	r.CallID, r.Msg, r.Text, r.Line = "", 0, "", 0
+	return &r
 }
 
 // numbers appends to list the numbers of the session that are asked for.

@@ -3,13 +3,18 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/retrace-dev/retrace/analyzer"
 )
 
 // A repeatReader streams text n times without holding more than a few
@@ -105,5 +110,60 @@ func TestDecompressionBomb(t *testing.T) {
 				t.Errorf("stdout does not report the good file alone:\n%s", stdout.String())
 			}
 		})
+	}
+}
+
+// TestSummaryCutShortLast checks that a long session whose input the
+// decompression guard cuts short, after some of its parts were read, is
+// counted in the totals as its row counts it when it is the last input:
+// its last part, which would close it, never comes.
+func TestSummaryCutShortLast(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 66 MiB through zstd")
+	}
+	var b strings.Builder
+	for i := range 9000 { // more than two parts of 4096 calls
+		fmt.Fprintf(&b, `{"type":"assistant","sessionId":"s1","timestamp":"2026-02-03T10:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"make"}}]}}`+"\n", i)
+		fmt.Fprintf(&b, `{"type":"user","sessionId":"s1","timestamp":"2026-02-03T10:00:01Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]}}`+"\n", i)
+	}
+	long := filepath.Join(t.TempDir(), "long.jsonl.zst")
+	writeCompressed(t, long, io.MultiReader(strings.NewReader(b.String()), repeat("\n", 66<<20)))
+	var stdout, stderr bytes.Buffer
+	env := &Env{Stdin: &bytes.Buffer{}, Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	good := filepath.Join("..", "..", "testdata", "seeds", "claude-code.jsonl")
+	if status := run([]string{"summary", "-f", "jsonl", good, long}, env); status != 1 {
+		t.Errorf("status %d, want 1; stderr:\n%s", status, stderr.String())
+	}
+	var rows []analyzer.SessionSummary
+	var totals analyzer.Totals
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	for i, line := range lines {
+		var err error
+		if i == len(lines)-1 {
+			err = json.Unmarshal([]byte(line), &totals)
+		} else {
+			var row analyzer.SessionSummary
+			err = json.Unmarshal([]byte(line), &row)
+			rows = append(rows, row)
+		}
+		if err != nil {
+			t.Fatalf("line %d: %v\n%s", i+1, err, line)
+		}
+	}
+	calls := 0
+	for _, r := range rows {
+		calls += r.Calls
+	}
+	if len(rows) != 2 || rows[1].Path != long || rows[1].Calls < 4096 {
+		t.Fatalf("rows %+v, want the seed's and at least a part of %s", rows, long)
+	}
+	if totals.Sessions != len(rows) || totals.Calls != calls {
+		t.Errorf("totals count %d sessions and %d calls, the rows %d and %d", totals.Sessions, totals.Calls, len(rows), calls)
+	}
+	// The table adds up its rows apart from the JSON forms.
+	stdout.Reset()
+	run([]string{"summary", good, long}, env)
+	if want := fmt.Sprintf(`(?m)^total \(2 sessions\) +%d `, calls); !regexp.MustCompile(want).MatchString(stdout.String()) {
+		t.Errorf("the table's totals do not match %s:\n%s", want, stdout.String())
 	}
 }

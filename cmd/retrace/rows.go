@@ -26,7 +26,7 @@ type rowStore[R any] struct {
 	seg      *bytes.Buffer   // the segment being written, or nil
 	zw       *s2.Writer
 	enc      *json.Encoder
-	written  countingWriter // what enc writes, counted, to zw
+	written  countingWriter // what encode writes, counted, to zw
 	n        int            // rows in seg
 	total    int            // rows stored
 }

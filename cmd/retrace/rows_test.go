@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/retrace-dev/retrace/analyzer"
+	"github.com/retrace-dev/retrace/bench"
 	"github.com/retrace-dev/retrace/internal/pipeline"
 	"github.com/retrace-dev/retrace/report"
 )
@@ -77,9 +78,6 @@ func TestRowStore(t *testing.T) {
 				func(w io.Writer) error { return report.Pairs(w, o, stored(t, chains)) }},
 			{"bench", func(w io.Writer) error { return report.Bench(w, o, slices.Values(numbers)) },
 				func(w io.Writer) error { return report.Bench(w, o, stored(t, numbers)) }},
-			// bench's table, its runs kept alone.
-			{"timelines", func(w io.Writer) error { return report.Timelines(w, o, analyzer.TimelinesOf(numbers)) },
-				func(w io.Writer) error { return report.Timelines(w, o, analyzer.TimelineRuns(stored(t, numbers))) }},
 		} {
 			var want, got bytes.Buffer
 			if err := tc.plain(&want); err != nil {
@@ -93,6 +91,49 @@ func TestRowStore(t *testing.T) {
 			}
 		}
 	}
+	sameTimelines(t, numbers)
+}
+
+// sameTimelines checks that bench's table drawn from the runs it stores
+// of numbers is the table of the numbers themselves.
+func sameTimelines(t *testing.T, numbers []*analyzer.Bench) {
+	t.Helper()
+	var runs []*analyzer.Bench
+	for _, b := range numbers {
+		if r := timelineRun(b); r != nil {
+			runs = append(runs, r)
+		}
+	}
+	var want, got bytes.Buffer
+	o := report.Options{Format: report.Table, Color: true}
+	if err := report.Timelines(&want, o, analyzer.TimelinesOf(numbers)); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Timelines(&got, o, analyzer.TimelineRuns(stored(t, runs))); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+		t.Errorf("bench's table of the runs read back (-numbers +runs):\n%s", diff)
+	}
+}
+
+// TestTimelineRunBaselines holds bench's table of stored runs to the
+// table of the numbers where a baseline fits by its session and its
+// source: one stated in the text of session a, whatever its label, fits
+// the timelines of a alone.
+func TestTimelineRunBaselines(t *testing.T) {
+	t0 := time.Date(2026, 3, 9, 12, 0, 0, 0, time.UTC)
+	number := func(session, label string, value float64, sec int) *analyzer.Bench {
+		return &analyzer.Bench{Session: analyzer.SessionRef{Path: session + ".jsonl", ID: session}, CallID: "c" + label, Target: "b.py",
+			Time: t0.Add(time.Duration(sec) * time.Second), Result: bench.Result{Label: label, Unit: "tok/s", Value: value, Text: label}}
+	}
+	stated := number("a", "Throughput baseline", 92.7, 0)
+	stated.Baseline, stated.Source = true, "text"
+	other := number("b", "Average", 80, 3)
+	other.Context = map[string]string{"concurrency": "2"}
+	failed := number("b", "Average", 1, 4)
+	failed.Failed = true
+	sameTimelines(t, []*analyzer.Bench{stated, number("a", "Average", 86.8, 1), number("a", "Average", 88.1, 2), other, failed})
 }
 
 // TestRowStoreSegments reads back rows stored in no segment, one, and
