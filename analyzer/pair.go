@@ -301,6 +301,9 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 		return false
 	}
 	o := cj.Other(t)
+	if o != nil && ci.Looks() { // as in sameTarget: a viewer's retry looks at one of the same things
+		return sharesWord(ci, o, neverRan(a.failures[i]))
+	}
 	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)
 }
 

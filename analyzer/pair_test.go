@@ -211,6 +211,14 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SOFTWARE\Policies\Spynet' -Name SpynetReporting"`},
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SYSTEM\Control\WDigest'"`}},
 			[]string{"c1 → c3 argv"}},
+		{"a look that never ran is not retried by another line's look at something else", []step{
+			{cmd: `powershell.exe -Command "Get-Process -Name 'Antigravity'"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Stop-Process -Name git -Force; Get-Process -Name git -ErrorAction SilentlyContinue"`}},
+			[]string{"c1 → unresolved"}},
+		{"another line's look at the same thing is a retry", []step{
+			{cmd: `powershell.exe -Command "Get-Process -Name 'Antigravity'"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Start-Sleep -Seconds 2; Get-Process -Name Antigravity"`}},
+			[]string{"c1 → c2 environment because c2"}},
 		{"a wider look is a retry", []step{
 			{cmd: "ls -la docs/audit/", exit: 2, out: "ls: cannot access 'docs/audit/': No such file or directory"},
 			{cmd: "cd ~/notes/docs/audit && ls -lh"}},
