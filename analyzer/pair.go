@@ -247,8 +247,9 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 		return false
 	}
 	// Looking at one file and then at another is exploring, not retrying:
-	// a viewer's retry must look at one of the same things.
-	if a.cmds[i].Looks() {
+	// a viewer's retry must look at one of the same things. (A failure
+	// blamed on another command of its line is not the viewer's.)
+	if a.cmds[i].Looks() && a.targets[i] == a.cmds[i].Target {
 		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i]))
 	}
 	return true

@@ -219,6 +219,19 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-Process -Name 'Antigravity'"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Start-Sleep -Seconds 2; Get-Process -Name Antigravity"`}},
 			[]string{"c1 → c2 environment because c2"}},
+		{"a failure known by its status alone is blamed on a command whose status the line returns", []step{
+			{cmd: `ps aux | grep "[a]pp" | awk '{print $2}' | xargs -r kill -9; sleep 2; cp build/app ~/bin/ && echo "Installed!"`, exit: 1},
+			{cmd: `ps aux | grep "[a]pp"`},
+			{cmd: "cp build/app ~/bin/"}},
+			[]string{"c1 → c3 argv"}},
+		{"a failure its output tells of is the command's, whatever ends the line", []step{
+			{cmd: "systemctl --user restart app.service; sleep 2; ps aux | grep app | grep -v grep", exit: 1, out: "Failed to restart app.service: Unit app.service not found."},
+			{cmd: "systemctl --user restart app-panel.service"}},
+			[]string{"c1 → c2 argv"}},
+		{"a failure known by its status alone, of a line its pipeline ends, is the command's", []step{
+			{cmd: "journalctl -u app.service | tail -20", exit: 1},
+			{cmd: "journalctl -u app.service --since today"}},
+			[]string{"c1 → c2 argv"}},
 		{"a wider look is a retry", []step{
 			{cmd: "ls -la docs/audit/", exit: 2, out: "ls: cannot access 'docs/audit/': No such file or directory"},
 			{cmd: "cd ~/notes/docs/audit && ls -lh"}},

@@ -11,8 +11,10 @@ import (
 // names, when it is not the line's command of interest: the gpg of
 // `op item get key | gpg --import` failing with "gpg: no valid OpenPGP
 // data found", the cp of `killall app; cp app ~/bin` failing with "cp:
-// cannot create regular file". It returns "" otherwise, and for a nil
-// cmd.
+// cannot create regular file"; for a failure known by its exit status
+// alone, the first command whose status the line can return, when the
+// command of interest is none of them (the cp of `ps … | xargs kill -9;
+// cp app ~/bin && echo ok`). It returns "" otherwise, and for a nil cmd.
 func (d *Diagnosis) Blamed(cmd *shell.Command) string {
 	if cmd == nil {
 		return ""
@@ -24,7 +26,7 @@ func (d *Diagnosis) Blamed(cmd *shell.Command) string {
 	if prog == "" {
 		head, _, ok := strings.Cut(d.Message, ": ")
 		if !ok || strings.ContainsAny(head, " /") {
-			return ""
+			return statusBlamed(d, cmd)
 		}
 		prog = head
 	}
@@ -40,6 +42,26 @@ func (d *Diagnosis) Blamed(cmd *shell.Command) string {
 	for _, argv := range cmd.Others {
 		if len(argv) > 0 && shell.ProgramName(argv[0]) == prog {
 			t, _ := shell.Identify(argv)
+			return t
+		}
+	}
+	return ""
+}
+
+// statusBlamed returns the target of the first command that is not a
+// setup step among those whose exit status the line can return, for a
+// failure known by its status alone (its output says nothing) whose
+// line's command of interest is not among them: that command's status
+// was lost, the line's is another's. It returns "" otherwise.
+func statusBlamed(d *Diagnosis, cmd *shell.Command) string {
+	if d.Category != NonzeroExit || d.Message != d.Evidence || slices.Contains(cmd.Ends, cmd.Target) {
+		return ""
+	}
+	for _, t := range cmd.Ends {
+		if slices.Contains(cmd.Filters, t) {
+			return "" // the command's own pipeline ends the line: `git ls-tree … | grep x`
+		}
+		if !shell.IsSetup(t) {
 			return t
 		}
 	}
