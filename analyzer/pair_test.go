@@ -232,6 +232,15 @@ func TestPair(t *testing.T) {
 			{cmd: "journalctl -u app.service | tail -20", exit: 1},
 			{cmd: "journalctl -u app.service --since today"}},
 			[]string{"c1 → c2 argv"}},
+		{"a failure known by its status alone is not blamed on a filter", []step{
+			{cmd: "ps aux | grep app | xargs -r kill; journalctl -u app | tail -5", exit: 1},
+			{cmd: "ps aux | grep app"}},
+			[]string{"c1 → c2 argv"}},
+		{"a change made through a look is not retried by the look alone", []step{
+			{cmd: `powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration | Where-Object IPEnabled -eq $true | ForEach-Object { $_.SetTcpipNetbios(2) }"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration -Filter 'IPEnabled=True' | Select-Object Description,TcpipNetbiosOptions"`},
+			{cmd: `powershell.exe -Command "$a = Get-WmiObject Win32_NetworkAdapterConfiguration -Filter 'IPEnabled=True'; foreach ($x in $a) { $x.SetTcpipNetbios(2) }"`}},
+			[]string{"c1 → c3 argv"}},
 		{"a wider look is a retry", []step{
 			{cmd: "ls -la docs/audit/", exit: 2, out: "ls: cannot access 'docs/audit/': No such file or directory"},
 			{cmd: "cd ~/notes/docs/audit && ls -lh"}},

@@ -61,9 +61,13 @@ func statusBlamed(d *Diagnosis, cmd *shell.Command) string {
 		if slices.Contains(cmd.Filters, t) {
 			return "" // the command's own pipeline ends the line: `git ls-tree … | grep x`
 		}
-		if !shell.IsSetup(t) {
-			return t
+		if shell.IsSetup(t) {
+			continue
 		}
+		if cmd.Other(t) == nil {
+			return "" // the filter of another command: `…; journalctl -u app | tail`
+		}
+		return t
 	}
 	return ""
 }

@@ -26,7 +26,9 @@ type Command struct {
 	// Target names what is being run: the script however the interpreter
 	// is spelled ("benchmark_eagle3.py"), the module of python -m, a
 	// build or task tool with its subcommand ("go test", "npm run build"),
-	// or a plain program's base name ("ls").
+	// or a plain program's base name ("ls"); a PowerShell cmdlet that
+	// gets objects with the method the script changes them by
+	// ("Get-WmiObject .SetTcpipNetbios()").
 	Target string
 	// Args are the words of Argv after those that make up Target: the part
 	// a corrected retry changes.
@@ -72,6 +74,9 @@ type Command struct {
 	hiddenBy string
 	// stdin is the file redirected to the command's standard input.
 	stdin string
+	// changes names the first method a PowerShell script calls that
+	// changes what it is called on (see changeRE), or "".
+	changes string
 }
 
 // Program returns the base name of the command's program, or "".
@@ -143,6 +148,11 @@ func Parse(line string) *Command {
 	c.parse(line, 0)
 	c.Target, c.Args = Identify(c.Argv)
 	c.Target = patchTarget(c)
+	if c.changes != "" && c.Looks() {
+		// `Get-WmiObject … | ForEach-Object { $_.SetTcpipNetbios(2) }`
+		// changes what it gets: a look at the same objects is no retry.
+		c.Target += " ." + c.changes + "()"
+	}
 	if len(c.Ends) == 0 && c.Target != "" {
 		c.Ends = []string{c.Target}
 	}

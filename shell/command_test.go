@@ -178,6 +178,14 @@ func TestParseWindowsCommand(t *testing.T) {
 		{`cmd.exe /c "sort < names.txt > sorted.txt"`, "sort", ""},
 		{`cmd.exe /c "dir C:\Users"`, "dir", `C:\Users`},
 		{`pwsh -c Get-Service`, "Get-Service", ""},
+		// A look whose objects a method changes is named by the method.
+		{`powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration | Where-Object IPEnabled | ForEach-Object { $_.SetTcpipNetbios(2) }"`,
+			"Get-WmiObject .SetTcpipNetbios()", "Win32_NetworkAdapterConfiguration"},
+		{`powershell.exe -Command "$svc = Get-WmiObject Win32_Service -Filter "Name='app'"; $svc.StopService()"`, "Get-WmiObject .StopService()", "Win32_Service -Filter Name=app"},
+		{`powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration | Select-Object Description,TcpipNetbiosOptions"`,
+			"Get-WmiObject", "Win32_NetworkAdapterConfiguration"},
+		{`powershell.exe -Command "Get-ChildItem C:\logs | ForEach-Object { $_.GetType() }"`, "Get-ChildItem", `C:\logs`},
+		{`powershell.exe -Command "Stop-Service app; $p.Start()"`, "Stop-Service", "app"},
 	}
 	for _, tt := range tests {
 		c := Parse(tt.line)

@@ -68,6 +68,11 @@ func (c *Command) windows(script string, cmd bool) {
 			c.Filters = append(c.Filters, stage[0])
 		}
 	}
+	if !cmd {
+		if m := changeRE.FindStringSubmatch(script); m != nil {
+			c.changes = m[1]
+		}
+	}
 	last := stmts[len(stmts)-1]
 	for len(last) > 0 && len(last[len(last)-1]) == 0 {
 		last = last[:len(last)-1]
@@ -76,6 +81,11 @@ func (c *Command) windows(script string, cmd bool) {
 		c.Ends = []string{last[len(last)-1][0]}
 	}
 }
+
+// changeRE matches a call of a method that changes the object it is
+// called on, as WMI and .NET name them: `$_.SetTcpipNetbios(2)`,
+// `$svc.StopService()`, `$obj.Put()`.
+var changeRE = regexp.MustCompile(`\$[\w:]+\.((?:Set|Enable|Disable|Remove|Delete|Add|Create|Install|Uninstall|Change|Rename|Reset|Terminate|Start|Stop|Kill)\w*|Put)\s*\(`)
 
 // cmdletRE matches the name of a PowerShell cmdlet: Verb-Noun.
 var cmdletRE = regexp.MustCompile(`^[A-Z][a-z]+-[A-Za-z]+$`)
