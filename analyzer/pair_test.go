@@ -241,6 +241,10 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration -Filter 'IPEnabled=True' | Select-Object Description,TcpipNetbiosOptions"`},
 			{cmd: `powershell.exe -Command "$a = Get-WmiObject Win32_NetworkAdapterConfiguration -Filter 'IPEnabled=True'; foreach ($x in $a) { $x.SetTcpipNetbios(2) }"`}},
 			[]string{"c1 → c3 argv"}},
+		{"a program started by Start-Process is retried", []step{
+			{cmd: "cd /usr/bin && ./rebase -O -v 2>&1 | head -50", exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell 'Start-Process -FilePath "C:\Program Files\Git\usr\bin\bash.exe" -ArgumentList "-c", "/usr/bin/rebase -O -v" -Wait -NoNewWindow'`}},
+			[]string{"c1 → c2 argv"}},
 		{"a wider look is a retry", []step{
 			{cmd: "ls -la docs/audit/", exit: 2, out: "ls: cannot access 'docs/audit/': No such file or directory"},
 			{cmd: "cd ~/notes/docs/audit && ls -lh"}},

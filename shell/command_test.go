@@ -178,6 +178,13 @@ func TestParseWindowsCommand(t *testing.T) {
 		{`cmd.exe /c "sort < names.txt > sorted.txt"`, "sort", ""},
 		{`cmd.exe /c "dir C:\Users"`, "dir", `C:\Users`},
 		{`pwsh -c Get-Service`, "Get-Service", ""},
+		// Start-Process runs its -FilePath (or first argument) with its
+		// -ArgumentList (or second), a list or one string.
+		{`powershell 'Start-Process -FilePath "C:\Program Files\Git\usr\bin\bash.exe" -ArgumentList "-c", "/usr/bin/rebase -O -v" -Wait -NoNewWindow'`, "rebase", "-O -v"},
+		{`powershell.exe -Command "Start-Process powershell -Verb RunAs -ArgumentList '-NoProfile -Command Get-Service app'"`, "Get-Service", "app"},
+		{`powershell.exe -Command "saps notepad.exe C:\notes.txt"`, "notepad", `C:\notes.txt`},
+		{`powershell.exe -Command "Start-Process -Args '/quiet' -File setup.exe"`, "setup", "/quiet"},
+		{`powershell.exe -Command "Start-Process -Wait"`, "Start-Process", "-Wait"},
 		// A look whose objects a method changes is named by the method.
 		{`powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration | Where-Object IPEnabled | ForEach-Object { $_.SetTcpipNetbios(2) }"`,
 			"Get-WmiObject .SetTcpipNetbios()", "Win32_NetworkAdapterConfiguration"},
@@ -244,6 +251,8 @@ func TestWrappers(t *testing.T) {
 		{`cd app && nohup ./server &`, []string{"nohup"}},
 		{`timeout 5 RUST_LOG=info ./app`, []string{"timeout 5"}},
 		{`env -u HOME LANG=C sort x`, []string{"env -u HOME"}},
+		{`powershell 'Start-Process -FilePath "C:\Program Files\Git\usr\bin\bash.exe" -ArgumentList "-c", "rebase -O -v" -Wait'`,
+			[]string{"powershell", "Start-Process", `C:\Program Files\Git\usr\bin\bash.exe -c`}},
 	} {
 		if got := Parse(tt.line).Wrappers; !slices.Equal(got, tt.want) {
 			t.Errorf("Parse(%q).Wrappers = %q, want %q", tt.line, got, tt.want)

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"cmp"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,7 +93,7 @@ func endsOf(s simple, depth int) []string {
 func (c *Command) peel(depth int) {
 	for len(c.Argv) > 0 {
 		before := c.Argv
-		prog := path.Base(c.Argv[0])
+		prog := ProgramName(c.Argv[0]) // bash for C:\Program Files\Git\usr\bin\bash.exe
 		args := c.Argv[1:]
 		switch prog {
 		case "sudo", "doas":
@@ -155,8 +154,17 @@ func (c *Command) peel(depth int) {
 				return
 			}
 			c.wrapped(wordsBefore(before, script))
-			c.windows(script, prog == "cmd" || prog == "cmd.exe")
-			return
+			c.windows(script, prog == "cmd")
+			if len(c.Argv) == 0 || !strings.EqualFold(c.Argv[0], "Start-Process") && !strings.EqualFold(c.Argv[0], "saps") {
+				return
+			}
+			started, ok := startProcess(c.Argv[1:])
+			if !ok {
+				return
+			}
+			c.wrapped(c.Argv[:1])
+			c.Argv = started
+			continue // peel what it starts: `Start-Process bash.exe -ArgumentList "-c", "make"`
 		case "docker", "podman", "kubectl", "oc":
 			where, rest, ok := splitExec(prog, args)
 			if !ok {
@@ -169,6 +177,70 @@ func (c *Command) peel(depth int) {
 		}
 		c.wrapped(before[:len(before)-len(c.Argv)])
 	}
+}
+
+// startProcess returns the command a PowerShell Start-Process with the
+// arguments args starts: its -FilePath (or first positional argument),
+// then its -ArgumentList (or second), a list of words separated by commas
+// or one string of them. It reports false when no program is named.
+func startProcess(args []string) ([]string, bool) {
+	var file string
+	var list []string
+	positional := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name := strings.ToLower(strings.TrimPrefix(a, "-"))
+		switch {
+		case !strings.HasPrefix(a, "-"): // a positional argument
+			switch positional++; positional {
+			case 1:
+				file = a
+			case 2:
+				list, i = argumentList(args, i)
+			}
+		case len(name) >= 2 && (strings.HasPrefix("filepath", name) || name == "path" || name == "pspath"):
+			if i+1 < len(args) {
+				i++
+				file = args[i]
+			}
+		case len(name) >= 2 && strings.HasPrefix("argumentlist", name) || name == "args":
+			if i+1 < len(args) {
+				list, i = argumentList(args, i+1)
+			}
+		case startSwitches[name]:
+		default:
+			i++ // -Verb RunAs, -WorkingDirectory C:\src, -WindowStyle Hidden
+		}
+	}
+	if file == "" {
+		return nil, false
+	}
+	if len(list) == 1 {
+		list = strings.Fields(list[0])
+	}
+	return append([]string{file}, list...), true
+}
+
+// startSwitches are the parameters of Start-Process that take no value.
+var startSwitches = map[string]bool{"wait": true, "nonewwindow": true, "passthru": true,
+	"loaduserprofile": true, "usenewenvironment": true, "noprofile": true}
+
+// argumentList returns the words of the PowerShell list that starts at
+// args[i], `"-c", "make all"` read as the words `-c,` and `make all`, and
+// the index of its last word.
+func argumentList(args []string, i int) ([]string, int) {
+	var list []string
+	for ; i < len(args); i++ {
+		w := strings.TrimPrefix(args[i], ",")
+		more := strings.HasSuffix(w, ",") || i+1 < len(args) && strings.HasPrefix(args[i+1], ",")
+		if w = strings.TrimSuffix(w, ","); w != "" {
+			list = append(list, w)
+		}
+		if !more {
+			break
+		}
+	}
+	return list, min(i, len(args)-1)
 }
 
 // wrapped records the words of a wrapper peeled (see Command.Wrappers),
