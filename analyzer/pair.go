@@ -260,8 +260,8 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 // colon), or, when the first names no path, any word other than a flag.
 // A command that names nothing and filters nothing looks at everything:
 // as the second, it is the first's retry, and as the first, any second
-// is; so is any second when the first names nothing and never ran, its
-// filters unread. Trailing slashes do not count.
+// is; so is any second that names nothing when the first names nothing
+// and never ran, its filters unread. Trailing slashes do not count.
 func sharesWord(x, y *shell.Command, neverRan bool) bool {
 	words := func(c *shell.Command, pathsOnly bool) []string {
 		if pathsOnly {
@@ -283,8 +283,13 @@ func sharesWord(x, y *shell.Command, neverRan bool) bool {
 	if len(words(y, false)) == 0 && len(y.Filters) == 0 {
 		return true // a look at everything it looks at: the same look, wider
 	}
-	if len(xw) == 0 && (len(x.Filters) == 0 || neverRan) {
+	if len(xw) == 0 && len(x.Filters) == 0 {
 		return true // it looked at nothing in particular: any look again is its retry
+	}
+	if len(xw) == 0 && neverRan {
+		// Its question was in its filters, unread: another look at
+		// everything asks it again; a look at named things asks another.
+		return len(words(y, false)) == 0
 	}
 	yw := words(y, pathsOnly)
 	return slices.ContainsFunc(xw, func(w string) bool { return slices.Contains(yw, w) })

@@ -206,6 +206,10 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-ScheduledTask | Where-Object {$_.TaskPath -eq '\'} | Select-Object -First 3"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Get-ScheduledTask | Where-Object State -eq Ready"`}},
 			[]string{"c1 → c2 argv"}},
+		{"a filtered look that never ran is not retried by a look at named things", []step{
+			{cmd: `powershell.exe -Command "Get-Process | Where-Object ProcessName -match 'bd|bitdefender' | Select-Object ProcessName,Id,Path"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Get-Process -Id 2696,4496 -ErrorAction SilentlyContinue | Select-Object Id,ProcessName,Path"`}},
+			[]string{"c1 → unresolved"}},
 		{"a look that never ran is not retried by a look at something else", []step{
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SYSTEM\Control\WDigest' -Name UseLogonCredential"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SOFTWARE\Policies\Spynet' -Name SpynetReporting"`},

@@ -50,6 +50,9 @@ func FuzzParse(f *testing.F) {
 	f.Add("[[ " + strings.Repeat("! ", 2000) + "a ]]")
 	f.Add("python" + strings.Repeat(" -mpython", 100))
 	f.Add(`python x.py | sudo`)
+	f.Add(`powershell 'Start-Process -FilePath "C:\x\bash.exe" -ArgumentList "-c", "make -j4" -Wait'`)
+	f.Add(`pwsh -c "saps -Args , -File"`)
+	f.Add(`powershell "Get-WmiObject X | ForEach-Object { $_.SetY(2) }"`)
 	f.Fuzz(func(t *testing.T, line string) {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
 		a, b := Parse(line), Parse(line)
