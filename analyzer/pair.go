@@ -260,8 +260,9 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 // colon), or, when the first names no path, any word other than a flag.
 // A command that names nothing and filters nothing looks at everything:
 // as the second, it is the first's retry, and as the first, any second
-// is; so is any second that names nothing when the first names nothing
-// and never ran, its filters unread. Trailing slashes do not count.
+// is; so is any second that names nothing, or only what the first's line
+// names, when the first names nothing and never ran, its filters unread.
+// Trailing slashes do not count.
 func sharesWord(x, y *shell.Command, neverRan bool) bool {
 	words := func(c *shell.Command, pathsOnly bool) []string {
 		if pathsOnly {
@@ -287,9 +288,11 @@ func sharesWord(x, y *shell.Command, neverRan bool) bool {
 		return true // it looked at nothing in particular: any look again is its retry
 	}
 	if len(xw) == 0 && neverRan {
-		// Its question was in its filters, unread: another look at
-		// everything asks it again; a look at named things asks another.
-		return len(words(y, false)) == 0
+		// Its question was in its filters, unread: another look asks it
+		// again when it names nothing but what they named (`Get-Process
+		// -Name node` after `Get-Process | Where-Object Name -eq node`),
+		// and another question when it names something else.
+		return !slices.ContainsFunc(words(y, false), func(w string) bool { return !strings.Contains(x.Line, w) })
 	}
 	yw := words(y, pathsOnly)
 	return slices.ContainsFunc(xw, func(w string) bool { return slices.Contains(yw, w) })
@@ -307,7 +310,7 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 		return false
 	}
 	o := cj.Other(t)
-	if o != nil && ci.Looks() { // as in sameTarget: a viewer's retry looks at one of the same things
+	if o != nil && ci.Looks() && t == ci.Target { // as in sameTarget: a viewer's retry looks at one of the same things
 		return sharesWord(ci, o, neverRan(a.failures[i]))
 	}
 	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)

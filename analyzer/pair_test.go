@@ -210,6 +210,10 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-Process | Where-Object ProcessName -match 'bd|bitdefender' | Select-Object ProcessName,Id,Path"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Get-Process -Id 2696,4496 -ErrorAction SilentlyContinue | Select-Object Id,ProcessName,Path"`}},
 			[]string{"c1 → unresolved"}},
+		{"a filtered look that never ran is retried by a look at what it filtered for", []step{
+			{cmd: `powershell.exe -Command "Get-Process | Where-Object { $_.Name -eq 'node' } | Select-Object Id,Path"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Get-Process -Name node | Select-Object Id,Path"`}},
+			[]string{"c1 → c2 argv"}},
 		{"a look that never ran is not retried by a look at something else", []step{
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SYSTEM\Control\WDigest' -Name UseLogonCredential"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SOFTWARE\Policies\Spynet' -Name SpynetReporting"`},
@@ -236,6 +240,18 @@ func TestPair(t *testing.T) {
 			{cmd: "journalctl -u app.service | tail -20", exit: 1},
 			{cmd: "journalctl -u app.service --since today"}},
 			[]string{"c1 → c2 argv"}},
+		{"a failure blamed on another command is retried by another line's run of it", []step{
+			{cmd: `ps aux | grep "[a]pp" | awk '{print $2}' | xargs -r kill -9; sleep 2; cp build/app ~/bin/ && echo "Installed!"`, exit: 1},
+			{cmd: "make && cp build/app ~/bin/"}},
+			[]string{"c1 → c2 environment because c2"}},
+		{"a line that passes its command's status on does not blame what passes it", []step{
+			{cmd: "./deploy.sh > deploy.log 2>&1; exit $?", exit: 1},
+			{cmd: "./deploy.sh --verbose"}},
+			[]string{"c1 → c2 argv"}},
+		{"a line that stops at its first failure blames none after it", []step{
+			{cmd: "set -e; make build >/dev/null 2>&1; make test >/dev/null 2>&1", exit: 1},
+			{cmd: "make build"}},
+			[]string{"c1 → c2 environment because c2"}}, // the line's set -e is gone
 		{"a failure known by its status alone is not blamed on a filter", []step{
 			{cmd: "ps aux | grep app | xargs -r kill; journalctl -u app | tail -5", exit: 1},
 			{cmd: "ps aux | grep app"}},

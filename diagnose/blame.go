@@ -54,20 +54,39 @@ func (d *Diagnosis) Blamed(cmd *shell.Command) string {
 // line's command of interest is not among them: that command's status
 // was lost, the line's is another's. It returns "" otherwise.
 func statusBlamed(d *Diagnosis, cmd *shell.Command) string {
-	if d.Category != NonzeroExit || d.Message != d.Evidence || slices.Contains(cmd.Ends, cmd.Target) {
+	if d.Category != NonzeroExit || d.Message != d.Evidence || slices.Contains(cmd.Ends, cmd.Target) || exitsOnError(cmd) {
 		return ""
 	}
 	for _, t := range cmd.Ends {
-		if slices.Contains(cmd.Filters, t) {
+		word, _, _ := strings.Cut(strings.ToLower(t), "(")
+		switch {
+		case slices.Contains(cmd.Filters, t):
 			return "" // the command's own pipeline ends the line: `git ls-tree … | grep x`
-		}
-		if shell.IsSetup(t) {
+		case passesStatus[word]:
+			return "" // `…; exit $LASTEXITCODE`, `… || false`: the status may be any command's
+		case shell.IsSetup(t):
 			continue
-		}
-		if cmd.Other(t) == nil {
+		case cmd.Other(t) == nil:
 			return "" // the filter of another command: `…; journalctl -u app | tail`
 		}
 		return t
 	}
 	return ""
+}
+
+// passesStatus are the words that end a line with a status another
+// command made: they pass it on (`exit $?`, `return`, `|| false`,
+// `throw`) or decide on it (`if`, a loop, a test).
+var passesStatus = map[string]bool{"exit": true, "return": true, "false": true, "throw": true,
+	"if": true, "for": true, "foreach": true, "while": true, "until": true, "test": true, "[": true, "[[": true}
+
+// exitsOnError reports whether the line stops at the first command that
+// fails (`set -e`, `set -euo pipefail`): its status is that command's.
+func exitsOnError(cmd *shell.Command) bool {
+	for _, argv := range cmd.Others {
+		if len(argv) > 1 && argv[0] == "set" && strings.HasPrefix(argv[1], "-") && strings.Contains(argv[1], "e") {
+			return true
+		}
+	}
+	return false
 }

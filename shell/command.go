@@ -74,8 +74,8 @@ type Command struct {
 	hiddenBy string
 	// stdin is the file redirected to the command's standard input.
 	stdin string
-	// changes names the first method a PowerShell script calls that
-	// changes what it is called on (see changeRE), or "".
+	// changes names the method by which a PowerShell script changes the
+	// objects its look gets (see changedBy), or "".
 	changes string
 }
 

@@ -178,12 +178,19 @@ func TestParseWindowsCommand(t *testing.T) {
 		{`cmd.exe /c "sort < names.txt > sorted.txt"`, "sort", ""},
 		{`cmd.exe /c "dir C:\Users"`, "dir", `C:\Users`},
 		{`pwsh -c Get-Service`, "Get-Service", ""},
-		// Start-Process runs its -FilePath (or first argument) with its
-		// -ArgumentList (or second), a list or one string.
+		{`"C:\Windows\System32\timeout.exe" /t 5`, "timeout", "/t 5"}, // Windows' own, not a wrapper
+		{`"C:\Program Files\Git\usr\bin\bash.exe" -c "make test"`, "make test", ""},
+		// Start-Process -Wait runs its -FilePath (or first argument) with
+		// its -ArgumentList (or second), a list or one string; without
+		// -Wait, the call ends before the program.
 		{`powershell 'Start-Process -FilePath "C:\Program Files\Git\usr\bin\bash.exe" -ArgumentList "-c", "/usr/bin/rebase -O -v" -Wait -NoNewWindow'`, "rebase", "-O -v"},
-		{`powershell.exe -Command "Start-Process powershell -Verb RunAs -ArgumentList '-NoProfile -Command Get-Service app'"`, "Get-Service", "app"},
-		{`powershell.exe -Command "saps notepad.exe C:\notes.txt"`, "notepad", `C:\notes.txt`},
-		{`powershell.exe -Command "Start-Process -Args '/quiet' -File setup.exe"`, "setup", "/quiet"},
+		{`powershell.exe -Command "Start-Process powershell -Verb RunAs -Wait -ArgumentList '-NoProfile -Command Get-Service app'"`, "Get-Service", "app"},
+		{`powershell.exe -Command "Start-Process powershell -Verb RunAs -Wait -ArgumentList '-NoProfile','-Command','Restart-Service Spooler'"`, "Restart-Service", "Spooler"},
+		{`powershell.exe -Command "Start-Process bash -ArgumentList @('-c','make test') -Wait"`, "make test", ""},
+		{`powershell.exe -Command "Start-Process msiexec -ArgumentList '/i \"C:\My Files\x.msi\" /qn' -Wait"`, "msiexec", `/i C:\My Files\x.msi /qn`},
+		{`powershell.exe -Command "saps -Wait notepad.exe C:\notes.txt"`, "notepad", `C:\notes.txt`},
+		{`powershell.exe -Command "Start-Process -Args '/quiet' -File setup.exe -Wait"`, "setup", "/quiet"},
+		{`powershell.exe -Command "Start-Process -FilePath .\dist\server.exe -ArgumentList '--config','prod.yaml'"`, "Start-Process", `-FilePath .\dist\server.exe -ArgumentList --config,prod.yaml`},
 		{`powershell.exe -Command "Start-Process -Wait"`, "Start-Process", "-Wait"},
 		// A look whose objects a method changes is named by the method.
 		{`powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration | Where-Object IPEnabled | ForEach-Object { $_.SetTcpipNetbios(2) }"`,
@@ -192,6 +199,12 @@ func TestParseWindowsCommand(t *testing.T) {
 		{`powershell.exe -Command "Get-WmiObject Win32_NetworkAdapterConfiguration | Select-Object Description,TcpipNetbiosOptions"`,
 			"Get-WmiObject", "Win32_NetworkAdapterConfiguration"},
 		{`powershell.exe -Command "Get-ChildItem C:\logs | ForEach-Object { $_.GetType() }"`, "Get-ChildItem", `C:\logs`},
+		{`powershell.exe -Command "Get-Service app | ForEach-Object { $_.Stop() }"`, "Get-Service .Stop()", "app"},
+		// Methods that read, or change other objects, do not count.
+		{`powershell.exe -Command "Get-Content C:\app.log | Where-Object { $_.StartsWith('ERROR') }"`, "Get-Content", `C:\app.log`},
+		{`powershell.exe -Command "Get-ChildItem C:\logs | Where-Object { $_.LastWriteTime -gt $cutoff.AddDays(-1) }"`, "Get-ChildItem", `C:\logs`},
+		{`powershell.exe -Command "$sw = [Diagnostics.Stopwatch]::StartNew(); Get-Process; $sw.Stop()"`, "Get-Process", ""},
+		{`powershell.exe -Command "Get-Process | ForEach-Object { [void]$names.Add($_.Name) }"`, "Get-Process", ""},
 		{`powershell.exe -Command "Stop-Service app; $p.Start()"`, "Stop-Service", "app"},
 	}
 	for _, tt := range tests {

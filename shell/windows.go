@@ -32,10 +32,12 @@ func windowsScript(args []string) (string, bool) {
 // the one whose status the line's is.
 func (c *Command) windows(script string, cmd bool) {
 	stmts := windowsStatements(script, cmd)
-	for _, st := range stmts {
+	assigned := make([]string, len(stmts)) // the variable each statement's cmdlet is assigned to
+	for i, st := range stmts {
 		// `$prefs = Get-MpPreference` runs Get-MpPreference; `$x =
 		// 'true'` runs nothing.
 		if len(st) > 0 && len(st[0]) > 2 && strings.HasPrefix(st[0][0], "$") && st[0][1] == "=" && cmdletRE.MatchString(st[0][2]) {
+			assigned[i] = st[0][0][1:]
 			st[0] = st[0][2:]
 		}
 	}
@@ -68,10 +70,8 @@ func (c *Command) windows(script string, cmd bool) {
 			c.Filters = append(c.Filters, stage[0])
 		}
 	}
-	if !cmd {
-		if m := changeRE.FindStringSubmatch(script); m != nil {
-			c.changes = m[1]
-		}
+	if !cmd && len(c.Argv[0]) > 4 && strings.EqualFold(c.Argv[0][:4], "Get-") {
+		c.changes = changedBy(script, assigned[pick])
 	}
 	last := stmts[len(stmts)-1]
 	for len(last) > 0 && len(last[len(last)-1]) == 0 {
@@ -82,10 +82,38 @@ func (c *Command) windows(script string, cmd bool) {
 	}
 }
 
-// changeRE matches a call of a method that changes the object it is
-// called on, as WMI and .NET name them: `$_.SetTcpipNetbios(2)`,
-// `$svc.StopService()`, `$obj.Put()`.
-var changeRE = regexp.MustCompile(`\$[\w:]+\.((?:Set|Enable|Disable|Remove|Delete|Add|Create|Install|Uninstall|Change|Rename|Reset|Terminate|Start|Stop|Kill)\w*|Put)\s*\(`)
+// changedBy returns the first method by which a PowerShell script changes
+// the objects its look gets, or "": one called on $_ or $PSItem (in
+// `ForEach-Object { $_.SetTcpipNetbios(2) }`), on the variable the look is
+// assigned to, or on a foreach variable over that one (`foreach ($a in
+// $adapters) { $a.SetTcpipNetbios(2) }`). Methods that only read
+// (`$_.StartsWith('x')`) or change another object (`$list.Add($_)`) do not
+// count.
+func changedBy(script, assigned string) string {
+	objects := map[string]bool{"_": true, "psitem": true}
+	if assigned != "" {
+		objects[strings.ToLower(assigned)] = true
+		for _, m := range foreachRE.FindAllStringSubmatch(script, -1) {
+			if strings.EqualFold(m[2], assigned) {
+				objects[strings.ToLower(m[1])] = true
+			}
+		}
+	}
+	for _, m := range methodCallRE.FindAllStringSubmatch(script, -1) {
+		if objects[strings.ToLower(m[1])] && changingRE.MatchString(m[2]) {
+			return m[2]
+		}
+	}
+	return ""
+}
+
+var (
+	methodCallRE = regexp.MustCompile(`\$(\w+)\.(\w+)\s*\(`)
+	foreachRE    = regexp.MustCompile(`(?i)foreach\s*\(\s*\$(\w+)\s+in\s+\$(\w+)\s*\)`)
+	// changingRE matches the names WMI and .NET give methods that
+	// change the object they are called on.
+	changingRE = regexp.MustCompile(`^(?:Set[A-Z]\w*|Enable\w*|Disable\w*|Delete|Terminate|Kill|Start|Stop|StartService|StopService|PauseService|ResumeService|ChangeStartMode|Rename|Put|Install|Uninstall|Reset|Create)$`)
+)
 
 // cmdletRE matches the name of a PowerShell cmdlet: Verb-Noun.
 var cmdletRE = regexp.MustCompile(`^[A-Z][a-z]+-[A-Za-z]+$`)

@@ -2,9 +2,11 @@ package shell
 
 import (
 	"cmp"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Wrappers: commands that run another command, given as their arguments
@@ -93,7 +95,7 @@ func endsOf(s simple, depth int) []string {
 func (c *Command) peel(depth int) {
 	for len(c.Argv) > 0 {
 		before := c.Argv
-		prog := ProgramName(c.Argv[0]) // bash for C:\Program Files\Git\usr\bin\bash.exe
+		prog := path.Base(strings.ReplaceAll(c.Argv[0], `\`, "/")) // bash.exe for C:\Program Files\Git\usr\bin\bash.exe
 		args := c.Argv[1:]
 		switch prog {
 		case "sudo", "doas":
@@ -127,7 +129,7 @@ func (c *Command) peel(depth int) {
 			if prog == "taskset" && len(c.Argv) > 0 && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 				c.Argv = c.Argv[1:] // the CPU mask
 			}
-		case "ssh":
+		case "ssh", "ssh.exe":
 			host, remote, ok := splitSSH(args)
 			if !ok {
 				return
@@ -138,7 +140,7 @@ func (c *Command) peel(depth int) {
 				c.reparse(strings.Join(remote, " "), depth+1)
 			}
 			return
-		case "bash", "sh", "zsh", "dash", "ksh", "fish":
+		case "bash", "sh", "zsh", "dash", "ksh", "fish", "bash.exe", "sh.exe":
 			script, ok := shellScript(args)
 			if !ok {
 				return
@@ -154,7 +156,7 @@ func (c *Command) peel(depth int) {
 				return
 			}
 			c.wrapped(wordsBefore(before, script))
-			c.windows(script, prog == "cmd")
+			c.windows(script, prog == "cmd" || prog == "cmd.exe")
 			if len(c.Argv) == 0 || !strings.EqualFold(c.Argv[0], "Start-Process") && !strings.EqualFold(c.Argv[0], "saps") {
 				return
 			}
@@ -162,9 +164,12 @@ func (c *Command) peel(depth int) {
 			if !ok {
 				return
 			}
+			// Start-Process -Wait returns once the program has ended, but
+			// not with its status.
 			c.wrapped(c.Argv[:1])
-			c.Argv = started
-			continue // peel what it starts: `Start-Process bash.exe -ArgumentList "-c", "make"`
+			c.Argv, c.changes = started, ""
+			c.Masked, c.hiddenBy = true, "Start-Process"
+			continue // peel what it starts: `Start-Process bash.exe -ArgumentList "-c", "make" -Wait`
 		case "docker", "podman", "kubectl", "oc":
 			where, rest, ok := splitExec(prog, args)
 			if !ok {
@@ -180,13 +185,14 @@ func (c *Command) peel(depth int) {
 }
 
 // startProcess returns the command a PowerShell Start-Process with the
-// arguments args starts: its -FilePath (or first positional argument),
-// then its -ArgumentList (or second), a list of words separated by commas
-// or one string of them. It reports false when no program is named.
+// arguments args starts and waits for (-Wait): its -FilePath (or first
+// positional argument), then its -ArgumentList (or second). It reports
+// false when no program is named, or when the call does not wait: the
+// program then runs on after it, and the call tells nothing of its end.
 func startProcess(args []string) ([]string, bool) {
 	var file string
 	var list []string
-	positional := 0
+	wait, positional := false, 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name := strings.ToLower(strings.TrimPrefix(a, "-"))
@@ -207,40 +213,79 @@ func startProcess(args []string) ([]string, bool) {
 			if i+1 < len(args) {
 				list, i = argumentList(args, i+1)
 			}
+		case name == "wait":
+			wait = true
 		case startSwitches[name]:
 		default:
 			i++ // -Verb RunAs, -WorkingDirectory C:\src, -WindowStyle Hidden
 		}
 	}
-	if file == "" {
+	if file == "" || !wait {
 		return nil, false
-	}
-	if len(list) == 1 {
-		list = strings.Fields(list[0])
 	}
 	return append([]string{file}, list...), true
 }
 
-// startSwitches are the parameters of Start-Process that take no value.
-var startSwitches = map[string]bool{"wait": true, "nonewwindow": true, "passthru": true,
+// startSwitches are the parameters of Start-Process, other than -Wait,
+// that take no value.
+var startSwitches = map[string]bool{"nonewwindow": true, "passthru": true,
 	"loaduserprofile": true, "usenewenvironment": true, "noprofile": true}
 
 // argumentList returns the words of the PowerShell list that starts at
-// args[i], `"-c", "make all"` read as the words `-c,` and `make all`, and
-// the index of its last word.
+// args[i] (`"-c", "make all"`, `'-c','make all'`, `@('-c','make all')`,
+// or one string of them, `'-NoProfile -Command Get-Service'`), and the
+// index of its last word in args.
 func argumentList(args []string, i int) ([]string, int) {
-	var list []string
+	var items []string
 	for ; i < len(args); i++ {
-		w := strings.TrimPrefix(args[i], ",")
+		w := args[i]
 		more := strings.HasSuffix(w, ",") || i+1 < len(args) && strings.HasPrefix(args[i+1], ",")
-		if w = strings.TrimSuffix(w, ","); w != "" {
-			list = append(list, w)
+		if inner, ok := strings.CutPrefix(w, "@("); ok {
+			w = strings.TrimSuffix(inner, ")")
+		}
+		for item := range strings.SplitSeq(w, ",") {
+			if item = strings.Trim(item, `'" `); item != "" {
+				items = append(items, item)
+			}
 		}
 		if !more {
 			break
 		}
 	}
-	return list, min(i, len(args)-1)
+	if len(items) == 1 {
+		items = commandLineWords(items[0])
+	}
+	return items, min(i, len(args)-1)
+}
+
+// commandLineWords splits a command line on the white space outside its
+// quotes, which are dropped: `/i "C:\My Files\x.msi" /qn` is three words.
+func commandLineWords(s string) []string {
+	var words []string
+	var b strings.Builder
+	var quote rune
+	inWord := false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '"' || r == '\''):
+			quote, inWord = r, true
+		case quote == 0 && unicode.IsSpace(r):
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+		default:
+			b.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	return words
 }
 
 // wrapped records the words of a wrapper peeled (see Command.Wrappers),
