@@ -52,6 +52,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(`python x.py | sudo`)
 	f.Add(`powershell 'Start-Process -FilePath "C:\x\bash.exe" -ArgumentList "-c", "make -j4" -Wait'`)
 	f.Add(`pwsh -c "saps -Args , -File"`)
+	f.Add(`pwsh -c "Start-Process x -ArgumentList @('a','b c'),'\"d e\"' -Wait"`)
 	f.Add(`powershell "Get-WmiObject X | ForEach-Object { $_.SetY(2) }"`)
 	f.Fuzz(func(t *testing.T, line string) {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
