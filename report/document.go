@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,7 +150,7 @@ func newDocBuilder(sum *analyzer.Summary, lessons []*analyzer.Lesson) *docBuilde
 			d.Categories = append(d.Categories, categoryCount{string(c), n})
 		}
 	}
-	return &docBuilder{d: d, sum: sum, labels: sessionLabels(sum.Sessions), ids: anchors{}, lessons: lessons}
+	return &docBuilder{d: d, sum: sum, labels: sessionLabels(sum.Sessions), lessons: lessons}
 }
 
 // add returns the document of the next session, sr, and v, what the
@@ -205,8 +206,15 @@ func sessionKey(ss analyzer.SessionSummary) string {
 	return strings.TrimSuffix(filepath.Base(ss.Path), filepath.Ext(ss.Path))
 }
 
-// anchors hands out the element ids of a page, each once.
-type anchors map[string]bool
+// anchors hands out the element ids of a page, each once. The zero
+// anchors is ready to use.
+type anchors struct {
+	taken map[string]bool
+	// next is, for a base taken, the counter to try after it: the ids
+	// with the counters before it are taken, and stay so. A page of many
+	// sessions of one id asks for the same base thousands of times.
+	next map[string]int
+}
 
 // maxAnchor bounds the length of an anchor before its counter.
 const maxAnchor = 40
@@ -216,7 +224,7 @@ const maxAnchor = 40
 // "-2", "-3"… added when an earlier id took it. The same inputs give the
 // same ids, so a link into a page stays good when the page is written
 // again.
-func (a anchors) add(want string) string {
+func (a *anchors) add(want string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(want) {
@@ -237,11 +245,17 @@ func (a anchors) add(want string) string {
 	if base == "" || base[0] < 'a' || base[0] > 'z' {
 		base = "x-" + base
 	}
-	id := base
-	for n := 2; a[id]; n++ {
-		id = fmt.Sprintf("%s-%d", base, n)
+	if a.taken == nil {
+		a.taken, a.next = map[string]bool{}, map[string]int{}
 	}
-	a[id] = true
+	id, n := base, max(a.next[base], 2)
+	for ; a.taken[id]; n++ {
+		id = base + "-" + strconv.Itoa(n)
+	}
+	if id != base {
+		a.next[base] = n
+	}
+	a.taken[id] = true
 	return id
 }
 

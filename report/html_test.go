@@ -14,11 +14,14 @@ import (
 // TestAnchors checks that anchors are made of [a-z0-9-] only, start with a
 // letter, and are handed out once each, the same for the same inputs.
 func TestAnchors(t *testing.T) {
-	a := anchors{}
+	var a anchors
 	for _, tt := range []struct{ in, want string }{
 		{"s-7d3c5b1e", "s-7d3c5b1e"},
 		{"s-7d3c5b1e", "s-7d3c5b1e-2"},
+		{"s-7d3c5b1e-4", "s-7d3c5b1e-4"},
 		{"s-7d3c5b1e", "s-7d3c5b1e-3"},
+		{"s-7d3c5b1e", "s-7d3c5b1e-5"}, // -4 was taken as itself
+		{"s-7d3c5b1e-3", "s-7d3c5b1e-3-2"},
 		{`s-"><script>alert(1)</script>`, "s-script-alert-1-script"},
 		{"S-Django__Django-11099", "s-django-django-11099"},
 		{"", "x-"},
