@@ -50,6 +50,23 @@ func seedRecords(tb testing.TB) []string {
 	return out
 }
 
+// FuzzIsRecord holds IsRecord's quick look to decoding the line.
+func FuzzIsRecord(f *testing.F) {
+	for _, s := range seedRecords(f) {
+		line, _, _ := strings.Cut(s, "\n")
+		f.Add(line)
+	}
+	f.Add(`{"s\u0065ssion":{"p\u0061th":"x"},"call_id":"c","label":"l","value":1}`)
+	f.Add(`{"session":{"path":"x"},"failure":{},"retries":[]}`)
+	f.Add(`{"type":"user","sessionId":"s","message":{"content":"\u001b[1m path"}}`)
+	f.Fuzz(func(t *testing.T, line string) {
+		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
+		if got, want := IsRecord([]byte(line)), isRecord([]byte(line)); got != want {
+			t.Fatalf("IsRecord(%q) = %v, decoding says %v", line, got, want)
+		}
+	})
+}
+
 // FuzzReadJSONL checks that no input makes reading retrace's own JSON
 // Lines back panic or take the stack deep, that every line is either read
 // or skipped with its line number, that it is deterministic, and that what
