@@ -252,6 +252,10 @@ func TestPair(t *testing.T) {
 			{cmd: "set -e; make build >/dev/null 2>&1; make test >/dev/null 2>&1", exit: 1},
 			{cmd: "make build"}},
 			[]string{"c1 → c2 environment because c2"}}, // the line's set -e is gone
+		{"set -o errexit stops a line at its first failure", []step{
+			{cmd: "set -o errexit; make build >/dev/null 2>&1; make test >/dev/null 2>&1", exit: 1},
+			{cmd: "make build"}},
+			[]string{"c1 → c2 environment because c2"}},
 		{"a failure known by its status alone is not blamed on a filter", []step{
 			{cmd: "ps aux | grep app | xargs -r kill; journalctl -u app | tail -5", exit: 1},
 			{cmd: "ps aux | grep app"}},

@@ -81,10 +81,15 @@ var passesStatus = map[string]bool{"exit": true, "return": true, "false": true, 
 	"if": true, "for": true, "foreach": true, "while": true, "until": true, "test": true, "[": true, "[[": true}
 
 // exitsOnError reports whether the line stops at the first command that
-// fails (`set -e`, `set -euo pipefail`): its status is that command's.
+// fails (`set -e`, `set -euo pipefail`, `set -o errexit`): its status is
+// that command's.
 func exitsOnError(cmd *shell.Command) bool {
 	for _, argv := range cmd.Others {
-		if len(argv) > 1 && argv[0] == "set" && strings.HasPrefix(argv[1], "-") && strings.Contains(argv[1], "e") {
+		if len(argv) < 2 || argv[0] != "set" {
+			continue
+		}
+		if argv[1] == "-o" && len(argv) > 2 && argv[2] == "errexit" ||
+			argv[1] != "-o" && strings.HasPrefix(argv[1], "-") && !strings.HasPrefix(argv[1], "--") && strings.Contains(argv[1], "e") {
 			return true
 		}
 	}
