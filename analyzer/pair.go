@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/termtext"
@@ -292,10 +293,22 @@ func sharesWord(x, y *shell.Command, neverRan bool) bool {
 		// again when it names nothing but what they named (`Get-Process
 		// -Name node` after `Get-Process | Where-Object Name -eq node`),
 		// and another question when it names something else.
-		return !slices.ContainsFunc(words(y, false), func(w string) bool { return !strings.Contains(x.Line, w) })
+		named := map[string]bool{}
+		for _, w := range lineWords(x.Line) {
+			named[w] = true
+		}
+		return !slices.ContainsFunc(words(y, false), func(w string) bool {
+			return slices.ContainsFunc(lineWords(w), func(w string) bool { return !named[w] })
+		})
 	}
 	yw := words(y, pathsOnly)
 	return slices.ContainsFunc(xw, func(w string) bool { return slices.Contains(yw, w) })
+}
+
+// lineWords returns the words of s, lower-cased: its runs of letters and
+// digits.
+func lineWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // runsTarget reports whether shell call j runs the target of call i among
@@ -310,7 +323,12 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 		return false
 	}
 	o := cj.Other(t)
-	if o != nil && ci.Looks() && t == ci.Target { // as in sameTarget: a viewer's retry looks at one of the same things
+	// As in sameTarget, a viewer's retry looks at one of the same things.
+	// A failure blamed on another command of its line is held to the
+	// paths of its line's own command: the line run again with that
+	// command corrected (`app & sleep 2; ls ~/Documents` after `app &
+	// sleep 2; ls ~/Pictures`) fixes it.
+	if o != nil && ci.Looks() && t == ci.Target {
 		return sharesWord(ci, o, neverRan(a.failures[i]))
 	}
 	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)

@@ -214,6 +214,11 @@ func TestPair(t *testing.T) {
 			{cmd: `powershell.exe -Command "Get-Process | Where-Object { $_.Name -eq 'node' } | Select-Object Id,Path"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Get-Process -Name node | Select-Object Id,Path"`}},
 			[]string{"c1 → c2 argv"}},
+		{"a filtered look that never ran is not retried by a look at a word's letter", []step{
+			{cmd: `powershell.exe -Command "Get-Process | Where-Object { $_.Name -eq 'Node' } | Select-Object Id,Path"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
+			{cmd: `powershell.exe -Command "Get-Process -Name e"`},
+			{cmd: `powershell.exe -Command "Get-Process -Name node"`}},
+			[]string{"c1 → c3 argv"}},
 		{"a look that never ran is not retried by a look at something else", []step{
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SYSTEM\Control\WDigest' -Name UseLogonCredential"`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell.exe -Command "Get-ItemProperty 'HKLM:\SOFTWARE\Policies\Spynet' -Name SpynetReporting"`},
@@ -240,6 +245,10 @@ func TestPair(t *testing.T) {
 			{cmd: "journalctl -u app.service | tail -20", exit: 1},
 			{cmd: "journalctl -u app.service --since today"}},
 			[]string{"c1 → c2 argv"}},
+		{"the line run again with its blamed command corrected", []step{
+			{cmd: "cosmic-screenshot 2>&1 & sleep 2; ls -lt ~/Pictures/Screenshots/ | head -3", exit: 0, out: "ls: cannot access '/home/u/Pictures/Screenshots/': No such file or directory"},
+			{cmd: "cosmic-screenshot 2>&1 & sleep 2; ls -t ~/Documents/Screenshot_*.png 2>/dev/null | head -1", out: "/home/u/Documents/Screenshot_1.png"}},
+			[]string{"c1 → c2 environment because c2"}},
 		{"a failure blamed on another command is retried by another line's run of it", []step{
 			{cmd: `ps aux | grep "[a]pp" | awk '{print $2}' | xargs -r kill -9; sleep 2; cp build/app ~/bin/ && echo "Installed!"`, exit: 1},
 			{cmd: "make && cp build/app ~/bin/"}},
@@ -253,7 +262,7 @@ func TestPair(t *testing.T) {
 			{cmd: "make build"}},
 			[]string{"c1 → c2 environment because c2"}}, // the line's set -e is gone
 		{"set -o errexit stops a line at its first failure", []step{
-			{cmd: "set -o errexit; make build >/dev/null 2>&1; make test >/dev/null 2>&1", exit: 1},
+			{cmd: "set -o nounset -o errexit; make build >/dev/null 2>&1; make test >/dev/null 2>&1", exit: 1},
 			{cmd: "make build"}},
 			[]string{"c1 → c2 environment because c2"}},
 		{"a failure known by its status alone is not blamed on a filter", []step{

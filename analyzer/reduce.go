@@ -19,9 +19,10 @@ import (
 // IsRecord reports whether line is a record of retrace's own JSONL output
 // that ReadJSONL reads: a failure chain of `retrace pairs` or a number of
 // `retrace bench`. It is asked of the first line of every input, which
-// may be a long transcript record: a line that names no member "session"
-// and "path", not even with an escape, is known to be none without
-// decoding it (FuzzIsRecord holds this to decoding every line).
+// may be a long transcript record: a line without the member name
+// "session", or without "path", is known to be none without decoding it,
+// unless it holds a \u escape, which could spell them (FuzzIsRecord holds
+// this to decoding every line).
 func IsRecord(line []byte) bool {
 	if !bytes.Contains(line, []byte(`\u`)) && (!bytes.Contains(line, []byte(`"session"`)) || !bytes.Contains(line, []byte(`"path"`))) {
 		return false

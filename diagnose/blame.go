@@ -88,9 +88,11 @@ func exitsOnError(cmd *shell.Command) bool {
 		if len(argv) < 2 || argv[0] != "set" {
 			continue
 		}
-		if argv[1] == "-o" && len(argv) > 2 && argv[2] == "errexit" ||
-			argv[1] != "-o" && strings.HasPrefix(argv[1], "-") && !strings.HasPrefix(argv[1], "--") && strings.Contains(argv[1], "e") {
-			return true
+		for k, a := range argv[1:] {
+			if a == "errexit" && argv[k] == "-o" ||
+				a != "-o" && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "e") {
+				return true
+			}
 		}
 	}
 	return false

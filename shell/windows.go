@@ -71,7 +71,11 @@ func (c *Command) windows(script string, cmd bool) {
 		}
 	}
 	if !cmd && len(c.Argv[0]) > 4 && strings.EqualFold(c.Argv[0][:4], "Get-") {
-		c.changes = changedBy(script, assigned[pick])
+		var pipeline []string
+		for _, stage := range st {
+			pipeline = append(pipeline, stage...)
+		}
+		c.changes = changedBy(strings.Join(pipeline, " "), script, assigned[pick])
 	}
 	last := stmts[len(stmts)-1]
 	for len(last) > 0 && len(last[len(last)-1]) == 0 {
@@ -83,23 +87,32 @@ func (c *Command) windows(script string, cmd bool) {
 }
 
 // changedBy returns the first method by which a PowerShell script changes
-// the objects its look gets, or "": one called on $_ or $PSItem (in
-// `ForEach-Object { $_.SetTcpipNetbios(2) }`), on the variable the look is
-// assigned to, or on a foreach variable over that one (`foreach ($a in
-// $adapters) { $a.SetTcpipNetbios(2) }`). Methods that only read
-// (`$_.StartsWith('x')`) or change another object (`$list.Add($_)`) do not
-// count.
-func changedBy(script, assigned string) string {
-	objects := map[string]bool{"_": true, "psitem": true}
-	if assigned != "" {
-		objects[strings.ToLower(assigned)] = true
-		for _, m := range foreachRE.FindAllStringSubmatch(script, -1) {
-			if strings.EqualFold(m[2], assigned) {
-				objects[strings.ToLower(m[1])] = true
-			}
+// the objects its look gets, or "": one called on $_ or $PSItem within the
+// look's pipeline (`ForEach-Object { $_.SetTcpipNetbios(2) }`), or, in the
+// script, on the variable the look is assigned to or on a foreach
+// variable over that one (`foreach ($a in $adapters) {
+// $a.SetTcpipNetbios(2) }`). Methods that only read (`$_.StartsWith('x')`)
+// or change another object (`$list.Add($_)`) do not count.
+func changedBy(pipeline, script, assigned string) string {
+	if m := changingCall(pipeline, map[string]bool{"_": true, "psitem": true}); m != "" {
+		return m
+	}
+	if assigned == "" {
+		return ""
+	}
+	objects := map[string]bool{strings.ToLower(assigned): true}
+	for _, m := range foreachRE.FindAllStringSubmatch(script, -1) {
+		if strings.EqualFold(m[2], assigned) {
+			objects[strings.ToLower(m[1])] = true
 		}
 	}
-	for _, m := range methodCallRE.FindAllStringSubmatch(script, -1) {
+	return changingCall(script, objects)
+}
+
+// changingCall returns the first changing method text calls on one of the
+// variables objects names (lower-case, without the $), or "".
+func changingCall(text string, objects map[string]bool) string {
+	for _, m := range methodCallRE.FindAllStringSubmatch(text, -1) {
 		if objects[strings.ToLower(m[1])] && changingRE.MatchString(m[2]) {
 			return m[2]
 		}

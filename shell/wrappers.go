@@ -2,7 +2,6 @@ package shell
 
 import (
 	"cmp"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -95,7 +94,10 @@ func endsOf(s simple, depth int) []string {
 func (c *Command) peel(depth int) {
 	for len(c.Argv) > 0 {
 		before := c.Argv
-		prog := path.Base(strings.ReplaceAll(c.Argv[0], `\`, "/")) // bash.exe for C:\Program Files\Git\usr\bin\bash.exe
+		prog := ProgramName(c.Argv[0]) // bash for C:\Program Files\Git\usr\bin\bash.exe
+		if prog == "timeout" && strings.HasSuffix(strings.ToLower(c.Argv[0]), ".exe") {
+			return // Windows' timeout.exe waits; it runs nothing
+		}
 		args := c.Argv[1:]
 		switch prog {
 		case "sudo", "doas":
@@ -129,7 +131,7 @@ func (c *Command) peel(depth int) {
 			if prog == "taskset" && len(c.Argv) > 0 && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 				c.Argv = c.Argv[1:] // the CPU mask
 			}
-		case "ssh", "ssh.exe":
+		case "ssh":
 			host, remote, ok := splitSSH(args)
 			if !ok {
 				return
@@ -140,7 +142,7 @@ func (c *Command) peel(depth int) {
 				c.reparse(strings.Join(remote, " "), depth+1)
 			}
 			return
-		case "bash", "sh", "zsh", "dash", "ksh", "fish", "bash.exe", "sh.exe":
+		case "bash", "sh", "zsh", "dash", "ksh", "fish":
 			script, ok := shellScript(args)
 			if !ok {
 				return
@@ -213,7 +215,7 @@ func startProcess(args []string) ([]string, bool) {
 			if i+1 < len(args) {
 				list, i = argumentList(args, i+1)
 			}
-		case name == "wait":
+		case name == "wait" || name == "wait:$true":
 			wait = true
 		case startSwitches[name]:
 		default:
@@ -234,19 +236,19 @@ var startSwitches = map[string]bool{"nonewwindow": true, "passthru": true,
 // argumentList returns the words of the PowerShell list that starts at
 // args[i] (`"-c", "make all"`, `'-c','make all'`, `@('-c','make all')`,
 // or one string of them, `'-NoProfile -Command Get-Service'`), and the
-// index of its last word in args.
+// index of its last word in args. The script's words have lost their
+// quotes, so a comma within an item cannot be told from one between
+// items: a word is cut at the commas before its first space only
+// (`-c,echo a,b` is `-c` and `echo a,b`; `/i x.msi ADDLOCAL=A,B` one item).
 func argumentList(args []string, i int) ([]string, int) {
 	var items []string
 	for ; i < len(args); i++ {
 		w := args[i]
 		more := strings.HasSuffix(w, ",") || i+1 < len(args) && strings.HasPrefix(args[i+1], ",")
 		if inner, ok := strings.CutPrefix(w, "@("); ok {
-			w = strings.TrimSuffix(inner, ")")
-		}
-		for item := range strings.SplitSeq(w, ",") {
-			if item = strings.Trim(item, `'" `); item != "" {
-				items = append(items, item)
-			}
+			items = append(items, quotedItems(strings.TrimSuffix(inner, ")"))...)
+		} else {
+			items = append(items, commaItems(strings.Trim(w, ","))...)
 		}
 		if !more {
 			break
@@ -256,6 +258,54 @@ func argumentList(args []string, i int) ([]string, int) {
 		items = commandLineWords(items[0])
 	}
 	return items, min(i, len(args)-1)
+}
+
+// commaItems cuts w at the commas before its first space.
+func commaItems(w string) []string {
+	var items []string
+	for {
+		comma := strings.IndexByte(w, ',')
+		space := strings.IndexFunc(w, unicode.IsSpace)
+		if comma < 0 || space >= 0 && space < comma {
+			break
+		}
+		if comma > 0 {
+			items = append(items, w[:comma])
+		}
+		w = w[comma+1:]
+	}
+	if w != "" {
+		items = append(items, w)
+	}
+	return items
+}
+
+// quotedItems returns the items of the inside of a PowerShell array,
+// `'-c','make a,b'`, which keeps its quotes: it is cut at the commas
+// outside them, and each item's own quotes are dropped.
+func quotedItems(list string) []string {
+	var items []string
+	var b strings.Builder
+	var quote rune
+	for _, r := range list {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '"' || r == '\''):
+			quote = r
+		case quote == 0 && r == ',':
+			if item := strings.TrimSpace(b.String()); item != "" {
+				items = append(items, item)
+			}
+			b.Reset()
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if item := strings.TrimSpace(b.String()); item != "" {
+		items = append(items, item)
+	}
+	return items
 }
 
 // commandLineWords splits a command line on the white space outside its
