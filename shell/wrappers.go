@@ -284,58 +284,42 @@ func commaItems(w string) []string {
 // `'-c','make a,b'`, which keeps its quotes: it is cut at the commas
 // outside them, and each item's own quotes are dropped.
 func quotedItems(list string) []string {
-	var items []string
-	var b strings.Builder
-	var quote rune
-	for _, r := range list {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote == 0 && (r == '"' || r == '\''):
-			quote = r
-		case quote == 0 && r == ',':
-			if item := strings.TrimSpace(b.String()); item != "" {
-				items = append(items, item)
-			}
-			b.Reset()
-		default:
-			b.WriteRune(r)
-		}
-	}
-	if item := strings.TrimSpace(b.String()); item != "" {
-		items = append(items, item)
-	}
-	return items
+	return splitUnquoted(list, func(r rune) bool { return r == ',' })
 }
 
 // commandLineWords splits a command line on the white space outside its
 // quotes, which are dropped: `/i "C:\My Files\x.msi" /qn` is three words.
 func commandLineWords(s string) []string {
-	var words []string
+	return splitUnquoted(s, unicode.IsSpace)
+}
+
+// splitUnquoted cuts s at the runes sep matches outside quotes, drops the
+// quotes, and returns the pieces that are not empty, trimmed of white
+// space.
+func splitUnquoted(s string, sep func(rune) bool) []string {
+	var pieces []string
 	var b strings.Builder
+	end := func() {
+		if p := strings.TrimSpace(b.String()); p != "" {
+			pieces = append(pieces, p)
+		}
+		b.Reset()
+	}
 	var quote rune
-	inWord := false
 	for _, r := range s {
 		switch {
 		case quote != 0 && r == quote:
 			quote = 0
 		case quote == 0 && (r == '"' || r == '\''):
-			quote, inWord = r, true
-		case quote == 0 && unicode.IsSpace(r):
-			if inWord {
-				words = append(words, b.String())
-				b.Reset()
-				inWord = false
-			}
+			quote = r
+		case quote == 0 && sep(r):
+			end()
 		default:
 			b.WriteRune(r)
-			inWord = true
 		}
 	}
-	if inWord {
-		words = append(words, b.String())
-	}
-	return words
+	end()
+	return pieces
 }
 
 // wrapped records the words of a wrapper peeled (see Command.Wrappers),
