@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/parser"
@@ -247,13 +249,53 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	if a.cmds[i].Host != a.cmds[j].Host {
 		return false
 	}
+	if a.targets[i] != a.cmds[i].Target {
+		return true // blamed on another command of its line: not its command's
+	}
+	if !sameSubject(a.cmds[i], a.cmds[j]) {
+		return false
+	}
 	// Looking at one file and then at another is exploring, not retrying:
-	// a viewer's retry must look at one of the same things. (A failure
-	// blamed on another command of its line is not the viewer's.)
-	if a.cmds[i].Looks() && a.targets[i] == a.cmds[i].Target {
+	// a viewer's retry must look at one of the same things.
+	if a.cmds[i].Looks() {
 		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i]))
 	}
 	return true
+}
+
+// sameSubject reports whether y works on what x did, where their target
+// does not say it: an installer's retry installs one of the same packages
+// (or either names none; see samePackage), and inline Python code's retry imports every
+// module x's imports that is not of the standard library; code that
+// imports only the standard library's is retried by code importing the
+// same modules, and code that imports nothing by any. Installing another
+// package, or trying another snippet, is another step.
+func sameSubject(x, y *shell.Command) bool {
+	if xp, yp := x.Packages(), y.Packages(); len(xp) > 0 && len(yp) > 0 &&
+		!slices.ContainsFunc(xp, func(p string) bool {
+			return slices.ContainsFunc(yp, func(q string) bool { return samePackage(p, q) })
+		}) {
+		return false
+	}
+	xm, ym := x.InlineImports(), y.InlineImports()
+	imports := func(m string) bool { return slices.Contains(ym, m) }
+	own := slices.DeleteFunc(slices.Clone(xm), shell.StdlibModule)
+	if len(own) == 0 {
+		return len(xm) == 0 || len(xm) == len(ym) && !slices.ContainsFunc(xm, func(m string) bool { return !imports(m) })
+	}
+	return !slices.ContainsFunc(own, func(m string) bool { return !imports(m) })
+}
+
+// samePackage reports whether installing q can be installing p again: the
+// same name, or its spelling corrected: one edit apart (`-r
+// requirement.txt`, `-r requirements.txt`), or a name of four letters or
+// more with a prefix or suffix added (`yaml`, `pyyaml`).
+func samePackage(p, q string) bool {
+	if len(p) > len(q) {
+		p, q = q, p
+	}
+	return p == q || levenshtein.ComputeDistance(p, q) <= 1 ||
+		len(p) >= 4 && (strings.HasPrefix(q, p) || strings.HasSuffix(q, p))
 }
 
 // sharesWord reports whether two commands look at the same thing: they
@@ -328,8 +370,13 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 	// paths of its line's own command: the line run again with that
 	// command corrected (`app & sleep 2; ls ~/Documents` after `app &
 	// sleep 2; ls ~/Pictures`) fixes it.
-	if o != nil && ci.Looks() && t == ci.Target {
-		return sharesWord(ci, o, neverRan(a.failures[i]))
+	if o != nil && t == ci.Target {
+		if !sameSubject(ci, o) {
+			return false
+		}
+		if ci.Looks() {
+			return sharesWord(ci, o, neverRan(a.failures[i]))
+		}
 	}
 	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)
 }

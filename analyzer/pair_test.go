@@ -59,6 +59,11 @@ func session(steps ...step) *parser.Session {
 	return s
 }
 
+// pyTraceback returns a Python traceback ending in last.
+func pyTraceback(last string) string {
+	return "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n" + last + "\n"
+}
+
 const usage = "usage: b.py [-h] [--num-runs N] [--server-url URL]\nb.py: error: unrecognized arguments: --num-prompts 5\n"
 
 // chainSummary describes a chain in one line: its failures, fix and kind.
@@ -125,6 +130,34 @@ func TestPair(t *testing.T) {
 			{cmd: "cat config/app.yaml", exit: 1, out: "cat: config/app.yaml: Permission denied"},
 			{cmd: "sudo cat config/app.yaml"}},
 			[]string{"c1 → c2 argv"}}, // run through sudo
+		{"another snippet of python -c is no retry", []step{
+			{cmd: "python3 -c \"import astroid; print(astroid.__version__)\"", exit: 1, out: pyTraceback("ImportError: cannot import name 'formatargspec' from 'inspect'")},
+			{cmd: "python3 -c \"import inspect; print(dir(inspect))\" | grep -i format"},
+			{cmd: "python3 -c \"import sys\nimport astroid\nprint('ok')\""}},
+			[]string{"c1 → c3 argv"}},
+		{"a snippet of the standard library's modules is retried by the same modules", []step{
+			{cmd: "python -c \"import sys, importlib.util\nspec = importlib.util.spec_from_file_location('m', 'm.py')\"", exit: 1, out: pyTraceback("ModuleNotFoundError: No module named 'erfa'")},
+			{cmd: "python -c \"import sys, importlib, subprocess\nsubprocess.run(['pip', 'list'])\""},
+			{cmd: "python -c \"import importlib.util\nimport sys\nspec = importlib.util.spec_from_file_location('m', 'n.py')\""}},
+			[]string{"c1 → c3 argv"}},
+		{"a snippet that imports nothing is retried by any", []step{
+			{cmd: "python -c \"print(f'{\\\"a\\\"}')\"", exit: 1, out: pyTraceback("SyntaxError: f-string expression part cannot include a backslash")},
+			{cmd: "python -c \"import re\nprint(re.escape('a'))\""}},
+			[]string{"c1 → c2 argv"}},
+		{"installing another package is no retry", []step{
+			{cmd: "pip install erfa", exit: 1, out: "ERROR: No matching distribution found for erfa"},
+			{cmd: "pip install astropy-iers-data"},
+			{cmd: "pip install --no-deps pyerfa==2.0.1"}},
+			[]string{"c1 → c3 argv"}},
+		{"installing with a corrected file name is a retry", []step{
+			{cmd: "pip install -r requirement.txt", exit: 1, out: "ERROR: Could not open requirements file: [Errno 2] No such file or directory: 'requirement.txt'"},
+			{cmd: "pip install -r requirements.txt"}},
+			[]string{"c1 → c2 argv"}},
+		{"another line's install of another package is no retry", []step{
+			{cmd: "npm install left-pad@9", exit: 1, out: "npm ERR! code ETARGET\nnpm ERR! notarget No matching version found for left-pad@9."},
+			{cmd: "npm install lodash && npm test"},
+			{cmd: "npm install left-pad@1.3.0 && npm test"}},
+			[]string{"c1 → c3 argv"}},
 		{"powershell cmdlets are targets", []step{
 			{cmd: `powershell.exe -Command "Get-Acl 'C:\Windows\System32\drivers\etc\hosts'"`, exit: 1, out: "+ FullyQualifiedErrorId : CouldNotAutoloadMatchingModule"},
 			{cmd: `powershell.exe -Command "Get-Service | Select-Object -First 5"`}},

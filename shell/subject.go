@@ -1,0 +1,171 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// What a command works on, when its target does not say it: the modules
+// the code of `python -c` imports, the packages an installer installs.
+// The pairing compares them, so that another snippet or another package
+// is not taken for a retry.
+
+// InlineImports returns the top-level names of the modules that the code
+// of `python -c CODE` imports ("astropy" for `from astropy.modeling import
+// models`), in order, each once; nil when the command runs no such code
+// or its code imports nothing. Relative imports are left out.
+func (c *Command) InlineImports() []string {
+	if c.Target != "python -c" {
+		return nil
+	}
+	i := slices.Index(c.Argv, "-c")
+	if i < 0 || i+1 >= len(c.Argv) {
+		return nil
+	}
+	var mods []string
+	add := func(name string) {
+		name, _, _ = strings.Cut(name, ".")
+		if isIdentifier(name) && !slices.Contains(mods, name) {
+			mods = append(mods, name)
+		}
+	}
+	for line := range strings.Lines(c.Argv[i+1]) {
+		for stmt := range strings.SplitSeq(line, ";") {
+			words := strings.Fields(stmt)
+			switch {
+			case len(words) >= 4 && words[0] == "from" && words[2] == "import":
+				add(words[1])
+			case len(words) >= 2 && words[0] == "import":
+				// import a, b.c as d
+				for name := range strings.SplitSeq(strings.Join(words[1:], " "), ",") {
+					if f := strings.Fields(name); len(f) > 0 {
+						add(f[0])
+					}
+				}
+			}
+		}
+	}
+	return mods
+}
+
+// isIdentifier reports whether s is a Python name: letters, digits and
+// underscores, not starting with a digit.
+func isIdentifier(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, r := range s {
+		if r != '_' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// StdlibModule reports whether name is a top-level module of Python's
+// standard library.
+func StdlibModule(name string) bool { return stdlib[name] }
+
+// stdlib holds the public names of Python 3.11's sys.stdlib_module_names.
+var stdlib = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range strings.Fields(`
+		abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop
+		base64 bdb binascii bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd
+		code codecs codeop collections colorsys compileall concurrent configparser
+		contextlib contextvars copy copyreg crypt csv ctypes curses dataclasses datetime
+		dbm decimal difflib dis distutils doctest email encodings ensurepip enum errno
+		faulthandler fcntl filecmp fileinput fnmatch fractions ftplib functools gc
+		genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html
+		http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json
+		keyword lib2to3 linecache locale logging lzma mailbox mailcap marshal math
+		mimetypes mmap modulefinder msilib msvcrt multiprocessing netrc nis nntplib nt
+		ntpath nturl2path numbers opcode operator optparse os ossaudiodev pathlib pdb
+		pickle pickletools pipes pkgutil platform plistlib poplib posix posixpath pprint
+		profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue quopri
+		random re readline reprlib resource rlcompleter runpy sched secrets select
+		selectors shelve shlex shutil signal site smtpd smtplib sndhdr socket
+		socketserver spwd sqlite3 sre_compile sre_constants sre_parse ssl stat
+		statistics string stringprep struct subprocess sunau symtable sys sysconfig
+		syslog tabnanny tarfile telnetlib tempfile termios textwrap this threading time
+		timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle
+		turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave
+		weakref webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile
+		zipimport zlib zoneinfo`) {
+		m[name] = true
+	}
+	return m
+}()
+
+// installers are the targets that install the packages their arguments
+// name.
+var installers = map[string]bool{
+	"pip install": true, "pip3 install": true, "uv pip install": true, "uv add": true,
+	"poetry add": true, "pipx install": true, "conda install": true,
+	"npm install": true, "npm i": true, "npm add": true, "pnpm add": true, "pnpm install": true,
+	"pnpm i": true, "yarn add": true, "bun add": true, "bun install": true,
+	"apt install": true, "apt-get install": true, "brew install": true,
+	"go get": true, "go install": true, "cargo add": true, "cargo install": true,
+	"gem install": true, "dnf install": true, "yum install": true, "apk add": true,
+}
+
+// installValues are the installers' options whose value is the next word
+// and names no package: an index, a directory, a constraints file.
+var installValues = map[string]bool{
+	"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
+	"--trusted-host": true, "-t": true, "--target": true, "--prefix": true, "--root": true,
+	"-c": true, "--constraint": true, "--python": true, "-p": true, "--registry": true,
+	"--cache-dir": true, "--timeout": true, "--platform": true, "--python-version": true,
+	"--only-binary": true, "--no-binary": true, "--index": true, "--default-index": true,
+	"-n": true, "--name": true, "--channel": true, "--root-dir": true, "--version": true,
+	"-F": true, "--features": true, "--rev": true, "--branch": true, "--tag": true,
+}
+
+// Packages returns what an installer (pip install, npm install, apt-get
+// install, go get, cargo add) installs, each once, in order: a package by
+// its name, lower-cased, without its version, extras or platform, with
+// '_' and '.' read as '-' (`Django==4.2` and `django` are one); a file or
+// path as written (`-e .`, `-r requirements.txt`). Nil for other commands
+// and for an installer that names nothing (`npm install`).
+func (c *Command) Packages() []string {
+	if !installers[c.Target] {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if IsFlag(a) {
+			if installValues[a] {
+				i++
+			}
+			continue
+		}
+		if strings.Contains(a, "://") {
+			continue // an index or a URL given without its option
+		}
+		if p := packageName(a); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// packageName returns the name of the package a spells, as Packages
+// compares it.
+func packageName(a string) string {
+	if strings.HasPrefix(a, ".") || strings.HasPrefix(a, "/") || strings.HasPrefix(a, "~") ||
+		strings.Contains(a, `\`) || strings.HasSuffix(a, ".txt") {
+		return a // a path, a file of requirements
+	}
+	name := strings.ToLower(a)
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		name = name[:i] // npm's and go's @version; an npm scope starts with @
+	}
+	if strings.Contains(name, "/") {
+		return name // a scoped npm package, a Go module
+	}
+	if i := strings.IndexAny(name, "=<>!~;[ :"); i >= 0 {
+		name = name[:i] // pip's and apt's versions, extras and markers, apt's :arch
+	}
+	return strings.NewReplacer("_", "-", ".", "-").Replace(name)
+}
