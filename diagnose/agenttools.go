@@ -25,6 +25,10 @@ var rejectionPrefixes = []string{
 	"Claude requested permissions to",
 	"[Operation Cancelled]",
 	"The user rejected permission",
+	"User chose to stay in plan mode", // ExitPlanMode declined
+	// Claude Code's own check of a command line, before it runs: no
+	// setting lets it through.
+	"Glob patterns are not allowed in write operations",
 }
 
 // blockedRE matches Claude Code refusing to work outside the session's
