@@ -386,11 +386,12 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 var errorActions = map[string]bool{"SilentlyContinue": true, "Stop": true, "Continue": true, "Ignore": true, "Inquire": true}
 
 // pathWords returns the arguments of c that name paths: words with a
-// slash, a backslash, a dot or a colon, trailing slashes removed.
+// slash, a backslash, a dot or a colon, trailing slashes removed. A
+// pattern without a slash (`*.rs`) names files anywhere, not a place.
 func pathWords(c *shell.Command) []string {
 	var out []string
 	for _, w := range c.Args {
-		if !shell.IsFlag(w) && strings.ContainsAny(w, `/\.:`) {
+		if !shell.IsFlag(w) && strings.ContainsAny(w, `/\.:`) && (!strings.ContainsAny(w, "*?") || strings.ContainsAny(w, `/\`)) {
 			out = append(out, strings.TrimSuffix(w, "/"))
 		}
 	}

@@ -126,6 +126,10 @@ func TestPair(t *testing.T) {
 			{cmd: "ls -la ~/.config/dconf/cosmic/", exit: 2, out: "ls: cannot access '/home/u/.config/dconf/cosmic/': Not a directory"},
 			{cmd: "ls -la ~/.config/cosmic"}},
 			[]string{"c1 → unresolved"}},
+		{"a viewer's pattern is not a place it looks at", []step{
+			{cmd: `find /home -type f -name "*.rs" -path "*applet*" 2>&1 | head -20`, exit: 1, out: "find: '/home/u/.cache/gh': Permission denied"},
+			{cmd: `find /usr/src -type f -name "*.rs"`}},
+			[]string{"c1 → unresolved"}},
 		{"a viewer retried on the same file", []step{
 			{cmd: "cat config/app.yaml", exit: 1, out: "cat: config/app.yaml: Permission denied"},
 			{cmd: "sudo cat config/app.yaml"}},
