@@ -244,7 +244,7 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 		return false
 	}
 	if a.cmds[i] == nil {
-		return true
+		return sameToolSubject(ci, cj)
 	}
 	if a.cmds[i].Host != a.cmds[j].Host {
 		return false
@@ -296,6 +296,22 @@ func samePackage(p, q string) bool {
 	}
 	return p == q || levenshtein.ComputeDistance(p, q) <= 1 ||
 		len(p) >= 4 && (strings.HasPrefix(q, p) || strings.HasSuffix(q, p))
+}
+
+// toolSubjects are the arguments that say what an agent's tool call
+// works on when it names no file: a subagent's task, a page.
+var toolSubjects = []string{"description", "url"}
+
+// sameToolSubject reports whether two calls of an agent's tool work on the
+// same thing, where both say: a subagent started for another task, or a
+// fetch of another page, is no retry.
+func sameToolSubject(x, y *parser.Call) bool {
+	for _, k := range toolSubjects {
+		if vx, vy := x.Args[k], y.Args[k]; vx != "" && vy != "" {
+			return vx == vy
+		}
+	}
+	return true
 }
 
 // sharesWord reports whether two commands look at the same thing: they

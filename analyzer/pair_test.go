@@ -24,6 +24,7 @@ type step struct {
 	tool string // "Edit", "Read", …; "" for Bash
 	file string
 	side string // sidechain
+	args map[string]string
 	// status is the call's status ("no-result"); its exit code is then
 	// unknown.
 	status string
@@ -42,7 +43,7 @@ func session(steps ...step) *parser.Session {
 		c := &parser.Call{
 			Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i+1),
 			Tool: tool, Kind: parser.KindOf(tool), Command: st.cmd, File: st.file,
-			Output: st.out, Sidechain: st.side,
+			Output: st.out, Sidechain: st.side, Args: st.args,
 			Start: t0.Add(time.Duration(i) * time.Second),
 		}
 		switch {
@@ -125,6 +126,15 @@ func TestPair(t *testing.T) {
 		{"exploring other files is not a retry", []step{
 			{cmd: "ls -la ~/.config/dconf/cosmic/", exit: 2, out: "ls: cannot access '/home/u/.config/dconf/cosmic/': Not a directory"},
 			{cmd: "ls -la ~/.config/cosmic"}},
+			[]string{"c1 → unresolved"}},
+		{"a subagent started for another task is no retry", []step{
+			{tool: "Task", exit: 1, out: "Agent type 'plugin:junior' not found.", args: map[string]string{"description": "Build layout tree", "subagent_type": "plugin:junior"}},
+			{tool: "Task", args: map[string]string{"description": "Create package", "subagent_type": "junior"}},
+			{tool: "Task", args: map[string]string{"description": "Build layout tree", "subagent_type": "junior"}}},
+			[]string{"c1 → c3 argv"}},
+		{"a fetch of another page is no retry", []step{
+			{tool: "WebFetch", exit: 1, out: "Request failed with status code 403", args: map[string]string{"url": "https://a.example/post"}},
+			{tool: "WebFetch", args: map[string]string{"url": "https://b.example/docs"}}},
 			[]string{"c1 → unresolved"}},
 		{"a viewer's pattern is not a place it looks at", []step{
 			{cmd: `find /home -type f -name "*.rs" -path "*applet*" 2>&1 | head -20`, exit: 1, out: "find: '/home/u/.cache/gh': Permission denied"},
