@@ -40,7 +40,7 @@ func TestCorpus(t *testing.T) {
 	}{
 		"claude-code/kiliman__test2_cc-v1.0.57.jsonl":                                           {"claude-code", 189},
 		"claude-code/mclaude__3cfce0ff_windows-cygpath.jsonl":                                   {"claude-code", 282},
-		"claude-code/mclaude__554b9fa6_permission-denials.jsonl":                                {"claude-code", 125},
+		"claude-code/mclaude__554b9fa6_permission-denials.jsonl":                                {"claude-code", 145},
 		"claude-code/mclaude__72dfed17_large-2.6MB.jsonl":                                       {"claude-code", 169},
 		"claude-code/mclaude__agent-ae346a8_subagent-sidechain.jsonl":                           {"claude-code", 76},
 		"claude-code/mclaude__c76e5be5_windows-network.jsonl":                                   {"claude-code", 294},

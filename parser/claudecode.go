@@ -249,6 +249,9 @@ func (d *claudeDecoder) record(line []byte, n int) {
 	var rec claudeRecord
 	root, ok := d.doc.Record(bytesString(line), claudeNames, &rec.top, &rec.msg)
 	if !d.s.objectRecord(n, line, root, ok) {
+		if !ok {
+			d.cutShort(line, n)
+		}
 		return
 	}
 	top := &rec.top
@@ -267,6 +270,27 @@ func (d *claudeDecoder) record(line []byte, n int) {
 	case "custom-title":
 		d.titles[0] = d.doc.Keep(top.Get(cfCustomTitle).Text())
 	}
+}
+
+// cutShort reads the tool calls of an assistant record cut short, as far
+// as they go: the last line of a session whose agent stopped writing it,
+// or a line a publisher's redaction cut. The record stays reported as
+// malformed. A user record cut short is not read: the cut may have taken
+// a result's error flag, which follows its content.
+func (d *claudeDecoder) cutShort(line []byte, n int) {
+	text, ok := rawjson.Complete(bytesString(line))
+	if !ok {
+		return
+	}
+	var rec claudeRecord
+	root, ok := d.doc.Record(text, claudeNames, &rec.top, &rec.msg)
+	// The record's type may follow its message, and be cut.
+	if !ok || root.Kind() != rawjson.Object ||
+		rec.top.Get(cfType).Text() != "assistant" && rec.msg.Object().Get("role").Text() != "assistant" {
+		return
+	}
+	d.envelope(&rec, n)
+	d.assistant(&rec, n)
 }
 
 // envelope takes the session facts every conversation record repeats, the
