@@ -90,6 +90,10 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 		if l == "" || l[0] == ' ' || l[0] == '\t' {
 			continue // source lines and ^^^^ markers
 		}
+		if next := i + 1; next < len(lines) && len(frames) > 0 && lines[next] != "" &&
+			(lines[next][0] == ' ' || lines[next][0] == '\t') && !excLineRE.MatchString(strings.TrimSpace(l)) {
+			continue // a line of standard output flushed into the frames
+		}
 		break
 	}
 	if i >= len(lines) {
