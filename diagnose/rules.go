@@ -62,7 +62,7 @@ var rules = slices.Concat(
 		{name: "unexpanded", doc: "a command line whose $(…) the shell printed instead of running: the agent's shell escaped it", category: ShellSyntax, strong: true, match: matchUnexpanded},
 		{name: "powershell-syntax", doc: "PowerShell scripts that did not run as written: parse errors, and variables bash expanded in a double-quoted script ($_ as extglob)", category: ShellSyntax, strong: true, match: matchPowerShellSyntax},
 		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, DNS refusals", category: Exception, match: matchPowerShell},
-		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line", category: BuildError, match: matchRE(BuildError,
+		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line; packages pip could not build", category: BuildError, match: matchRE(BuildError,
 			`(?m)^\S+\.\w+:\d+:\d+: (?:fatal )?error: .*$`,
 			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
 			"(?m)^.*: undefined reference to `.*$",
@@ -70,7 +70,10 @@ var rules = slices.Concat(
 			// summary, and dependencies it could not resolve.
 			`(?m)^error(?:\[E\d+\])?: .*\n\s+--> \S+:\d+:\d+\s*$`,
 			"(?m)^error: could not compile `.*$",
-			`(?m)^error: (?:no matching package named|failed to select a version for|failed to load manifest|failed to parse manifest|failed to get `+"`"+`).*$`)},
+			`(?m)^error: (?:no matching package named|failed to select a version for|failed to load manifest|failed to parse manifest|failed to get `+"`"+`).*$`,
+			// pip: a package it had to build from source did not build.
+			`(?m)^\s*ERROR: Failed building (?:wheel|editable) for \S+\s*$`,
+			`(?m)^ERROR: (?:Could not build wheels for|Failed to build installable wheels for) .*$`)},
 		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
 		{name: "disk-full", doc: "no space left on the disk, or over quota; filed as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
