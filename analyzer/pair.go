@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -252,7 +253,7 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	if a.targets[i] != a.cmds[i].Target {
 		return true // blamed on another command of its line: not its command's
 	}
-	if !sameSubject(a.cmds[i], a.cmds[j]) {
+	if !sameSubject(a.cmds[i], a.cmds[j], a.targets[i]) {
 		return false
 	}
 	// Looking at one file and then at another is exploring, not retrying:
@@ -263,55 +264,116 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	return true
 }
 
-// sameSubject reports whether y works on what x did, where their target
-// does not say it: an installer's retry installs one of the same packages
-// (or either names none; see samePackage), and inline Python code's retry imports every
-// module x's imports that is not of the standard library; code that
-// imports only the standard library's is retried by code importing the
-// same modules, and code that imports nothing by any. Installing another
-// package, or trying another snippet, is another step.
-func sameSubject(x, y *shell.Command) bool {
-	if xp, yp := x.Packages(), y.Packages(); len(xp) > 0 && len(yp) > 0 &&
-		!slices.ContainsFunc(xp, func(p string) bool {
-			return slices.ContainsFunc(yp, func(q string) bool { return samePackage(p, q) })
-		}) {
+// sameSubject reports whether line y works on what line x did with
+// target t, where the target does not say it. The commands of each line
+// with that target count together (`pip install -U pip && pip install
+// numpy` installs numpy). An installer's retry installs one of the same
+// packages (samePackage), or either names none. Inline Python code's
+// retry imports every module x's imports from outside the standard
+// library; code of the standard library's modules alone is retried by code
+// of the same modules (sys and os aside), and code that imports nothing by
+// any. Installing another package, or trying another snippet, is another
+// step.
+func sameSubject(x, y *shell.Command, t string) bool {
+	xs, ys := lineCommands(x, t), lineCommands(y, t)
+	xp, yp := gather(xs, (*shell.Command).Packages), gather(ys, (*shell.Command).Packages)
+	if len(xp) > 0 && len(yp) > 0 && !slices.ContainsFunc(xp, func(p string) bool {
+		return slices.ContainsFunc(yp, func(q string) bool { return samePackage(p, q) })
+	}) {
 		return false
 	}
-	xm, ym := x.InlineImports(), y.InlineImports()
-	imports := func(m string) bool { return slices.Contains(ym, m) }
-	own := slices.DeleteFunc(slices.Clone(xm), shell.StdlibModule)
-	if len(own) == 0 {
-		return len(xm) == 0 || len(xm) == len(ym) && !slices.ContainsFunc(xm, func(m string) bool { return !imports(m) })
+	xm, ym := gather(xs, (*shell.Command).InlineImports), gather(ys, (*shell.Command).InlineImports)
+	if own := slices.DeleteFunc(slices.Clone(xm), shell.StdlibModule); len(own) > 0 {
+		return all(own, ym)
 	}
-	return !slices.ContainsFunc(own, func(m string) bool { return !imports(m) })
+	if len(xm) == 0 {
+		return true
+	}
+	scaffold := func(m string) bool { return m == "sys" || m == "os" }
+	if rest := slices.DeleteFunc(slices.Clone(xm), scaffold); len(rest) > 0 {
+		xm, ym = rest, slices.DeleteFunc(ym, scaffold)
+	}
+	return all(xm, ym) && all(ym, xm)
+}
+
+// lineCommands returns the commands of c's line whose target is t: its
+// command of interest and its other commands.
+func lineCommands(c *shell.Command, t string) []*shell.Command {
+	var out []*shell.Command
+	if c.Target == t {
+		out = append(out, c)
+	}
+	for _, argv := range c.Others {
+		if sub := c.Sub(argv); sub.Target == t {
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
+// gather returns the words f gives of each command, each once.
+func gather(cmds []*shell.Command, f func(*shell.Command) []string) []string {
+	var out []string
+	for _, c := range cmds {
+		for _, w := range f(c) {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// all reports whether every word of xs is one of ys.
+func all(xs, ys []string) bool {
+	return !slices.ContainsFunc(xs, func(x string) bool { return !slices.Contains(ys, x) })
 }
 
 // samePackage reports whether installing q can be installing p again: the
-// same name, or its spelling corrected: one edit apart (`-r
-// requirement.txt`, `-r requirements.txt`), or a name of four letters or
-// more with a prefix or suffix added (`yaml`, `pyyaml`).
+// same name, or its spelling corrected: one edit apart in a name of four
+// letters or more (`-r requirement.txt`, `-r requirements.txt`), or with
+// Python's prefix added (`yaml`, `pyyaml`; `dateutil`, `python-dateutil`).
 func samePackage(p, q string) bool {
 	if len(p) > len(q) {
 		p, q = q, p
 	}
-	return p == q || levenshtein.ComputeDistance(p, q) <= 1 ||
-		len(p) >= 4 && (strings.HasPrefix(q, p) || strings.HasSuffix(q, p))
-}
-
-// toolSubjects are the arguments that say what an agent's tool call
-// works on when it names no file: a subagent's task, a page.
-var toolSubjects = []string{"description", "url"}
-
-// sameToolSubject reports whether two calls of an agent's tool work on the
-// same thing, where both say: a subagent started for another task, or a
-// fetch of another page, is no retry.
-func sameToolSubject(x, y *parser.Call) bool {
-	for _, k := range toolSubjects {
-		if vx, vy := x.Args[k], y.Args[k]; vx != "" && vy != "" {
-			return vx == vy
+	if p == q || len(p) >= 4 && levenshtein.ComputeDistance(p, q) <= 1 {
+		return true
+	}
+	for _, prefix := range []string{"py", "python-", "python3-"} {
+		if q == prefix+p {
+			return true
 		}
 	}
+	return false
+}
+
+// sameToolSubject reports whether two calls of an agent's tool that name
+// no file work on the same thing, where both say: a fetch of a page of the
+// same site (`http://localhost:3000` and `…/`, a path corrected after a
+// 404), or a subagent started for the same task (its description or its
+// prompt the same, the other corrected). Another site, or another task, is
+// no retry.
+func sameToolSubject(x, y *parser.Call) bool {
+	if ux, uy := x.Args["url"], y.Args["url"]; ux != "" && uy != "" {
+		return siteOf(ux) == siteOf(uy)
+	}
+	dx, dy := x.Args["description"], y.Args["description"]
+	px, py := x.Args["prompt"], y.Args["prompt"]
+	if dx != "" && dy != "" || px != "" && py != "" {
+		return dx != "" && dx == dy || px != "" && px == py
+	}
 	return true
+}
+
+// siteOf returns the host of a URL, lower-cased and without "www.", or the
+// URL itself when it has none.
+func siteOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return u
+	}
+	return strings.TrimPrefix(strings.ToLower(p.Host), "www.")
 }
 
 // sharesWord reports whether two commands look at the same thing: they
@@ -387,7 +449,7 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 	// command corrected (`app & sleep 2; ls ~/Documents` after `app &
 	// sleep 2; ls ~/Pictures`) fixes it.
 	if o != nil && t == ci.Target {
-		if !sameSubject(ci, o) {
+		if !sameSubject(ci, cj, t) {
 			return false
 		}
 		if ci.Looks() {

@@ -136,6 +136,26 @@ func TestPair(t *testing.T) {
 			{tool: "WebFetch", exit: 1, out: "Request failed with status code 403", args: map[string]string{"url": "https://a.example/post"}},
 			{tool: "WebFetch", args: map[string]string{"url": "https://b.example/docs"}}},
 			[]string{"c1 → unresolved"}},
+		{"a fetch of the same site is a retry", []step{
+			{tool: "WebFetch", exit: 1, out: "Request failed with status code 404", args: map[string]string{"url": "https://docs.example.org/en/setp"}},
+			{tool: "WebFetch", args: map[string]string{"url": "https://www.Docs.example.org/en/setup/"}}},
+			[]string{"c1 → c2 argv"}},
+		{"a subagent's task reworded with the same prompt is a retry", []step{
+			{tool: "Task", exit: 1, out: "Agent type 'explorer' not found.", args: map[string]string{"description": "Explore codebase structure", "prompt": "List the packages", "subagent_type": "explorer"}},
+			{tool: "Task", args: map[string]string{"description": "Explore the codebase", "prompt": "List the packages", "subagent_type": "Explore"}}},
+			[]string{"c1 → c2 argv"}},
+		{"an install among others on the retry's line", []step{
+			{cmd: "pip install numpy==1.19", exit: 1, out: "ERROR: No matching distribution found for numpy==1.19"},
+			{cmd: "pip install --upgrade pip && pip install numpy"}},
+			[]string{"c1 → c2 argv"}},
+		{"an editable install with extras installs the same path", []step{
+			{cmd: "pip install -e .", exit: 1, out: "ERROR: Project file:///repo has a 'pyproject.toml' and its build backend is missing the 'build_editable' hook."},
+			{cmd: "pip install -e '.[dev]'"}},
+			[]string{"c1 → c2 argv"}},
+		{"a package named like another is no retry", []step{
+			{cmd: "pip install torch==1.4", exit: 1, out: "ERROR: No matching distribution found for torch==1.4"},
+			{cmd: "pip install torchvision"}},
+			[]string{"c1 → unresolved"}},
 		{"a viewer's pattern is not a place it looks at", []step{
 			{cmd: `find /home -type f -name "*.rs" -path "*applet*" 2>&1 | head -20`, exit: 1, out: "find: '/home/u/.cache/gh': Permission denied"},
 			{cmd: `find /usr/src -type f -name "*.rs"`}},
@@ -154,6 +174,14 @@ func TestPair(t *testing.T) {
 			{cmd: "python -c \"import sys, importlib, subprocess\nsubprocess.run(['pip', 'list'])\""},
 			{cmd: "python -c \"import importlib.util\nimport sys\nspec = importlib.util.spec_from_file_location('m', 'n.py')\""}},
 			[]string{"c1 → c3 argv"}},
+		{"a snippet of os alone is not retried by one of re", []step{
+			{cmd: `python3 -c "import os; print(os.path.normcase(None))"`, exit: 1, out: pyTraceback("TypeError: expected str, bytes or os.PathLike object, not NoneType")},
+			{cmd: `python3 -c "import re; print(re.escape('a'))"`}},
+			[]string{"c1 → unresolved"}},
+		{"a snippet of the standard library retried with sys added", []step{
+			{cmd: `python3 -c "import json; print(json.load(open('c.json'))['x'])"`, exit: 1, out: pyTraceback("KeyError: 'x'")},
+			{cmd: `python3 -c "import json, sys; print(json.load(open('c.json')).get('x'), file=sys.stderr)"`}},
+			[]string{"c1 → c2 argv"}},
 		{"a snippet that imports nothing is retried by any", []step{
 			{cmd: "python -c \"print(f'{\\\"a\\\"}')\"", exit: 1, out: pyTraceback("SyntaxError: f-string expression part cannot include a backslash")},
 			{cmd: "python -c \"import re\nprint(re.escape('a'))\""}},

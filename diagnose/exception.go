@@ -90,8 +90,7 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 		if l == "" || l[0] == ' ' || l[0] == '\t' {
 			continue // source lines and ^^^^ markers
 		}
-		if next := i + 1; next < len(lines) && len(frames) > 0 && lines[next] != "" &&
-			(lines[next][0] == ' ' || lines[next][0] == '\t') && !excLineRE.MatchString(strings.TrimSpace(l)) {
+		if i > 0 && i+1 < len(lines) && strayLine(l, lines[i-1], lines[i+1]) {
 			continue // a line of standard output flushed into the frames
 		}
 		break
@@ -124,6 +123,18 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 		d.Module = mm[1]
 	}
 	return d
+}
+
+// strayLine reports whether l, a line among a traceback's frames that is
+// neither a frame nor indented, is another stream's, flushed into them:
+// a frame follows it, or it parts a frame from its source line and does
+// not read as the exception (a frame without source may end the frames).
+func strayLine(l, prev, next string) bool {
+	if frameRE.MatchString(next) {
+		return true
+	}
+	indented := next != "" && (next[0] == ' ' || next[0] == '\t')
+	return indented && frameRE.MatchString(prev) && !excLineRE.MatchString(strings.TrimSpace(l))
 }
 
 var noModuleRE = prefilter.MustCompile(`No module named '([^']+)'`)

@@ -275,23 +275,49 @@ func (d *claudeDecoder) record(line []byte, n int) {
 // cutShort reads the tool calls of an assistant record cut short, as far
 // as they go: the last line of a session whose agent stopped writing it,
 // or a line a publisher's redaction cut. The record stays reported as
-// malformed. A user record cut short is not read: the cut may have taken
-// a result's error flag, which follows its content.
+// malformed. The block the cut fell in is read only when the cut took
+// nothing but free text (a Task's prompt, a Write's content): a command,
+// a file or a name cut short would make up a call. A user record cut short
+// is not read: the cut may have taken a result's error flag, which follows
+// its content.
 func (d *claudeDecoder) cutShort(line []byte, n int) {
-	text, ok := rawjson.Complete(bytesString(line))
+	s := bytesString(line)
+	text, cut, ok := rawjson.Complete(s)
 	if !ok {
 		return
 	}
 	var rec claudeRecord
-	root, ok := d.doc.Record(text, claudeNames, &rec.top, &rec.msg)
-	// The record's type may follow its message, and be cut.
-	if !ok || root.Kind() != rawjson.Object ||
-		rec.top.Get(cfType).Text() != "assistant" && rec.msg.Object().Get("role").Text() != "assistant" {
+	if !d.cutRecord(text, &rec) {
 		return
+	}
+	if !freeText[cut.Key] {
+		var last rawjson.Value
+		for b := range rec.msg.Get(cmContent).Elements() {
+			last = b
+		}
+		if last.Exists() && last.Offset()+len(last.Raw()) > cut.At {
+			// Read the record as if cut before the block.
+			if text, _, ok = rawjson.Complete(s[:last.Offset()]); !ok || !d.cutRecord(text, &rec) {
+				return
+			}
+		}
 	}
 	d.envelope(&rec, n)
 	d.assistant(&rec, n)
 }
+
+// cutRecord reads text, a record cut short and closed, into rec, and
+// reports whether it is an assistant's. Its type may follow its message,
+// and be cut.
+func (d *claudeDecoder) cutRecord(text string, rec *claudeRecord) bool {
+	root, ok := d.doc.Record(text, claudeNames, &rec.top, &rec.msg)
+	return ok && root.Kind() == rawjson.Object &&
+		(rec.top.Get(cfType).Text() == "assistant" || rec.msg.Object().Get("role").Text() == "assistant")
+}
+
+// freeText are the tool inputs whose text alone a cut may take from a
+// call: it says what the call does, not which call it is.
+var freeText = map[string]bool{"prompt": true, "content": true, "new_string": true, "old_string": true, "new_source": true}
 
 // envelope takes the session facts every conversation record repeats, the
 // record being at line n.

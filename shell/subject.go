@@ -33,7 +33,7 @@ func (c *Command) InlineImports() []string {
 		for stmt := range strings.SplitSeq(line, ";") {
 			words := strings.Fields(stmt)
 			switch {
-			case len(words) >= 4 && words[0] == "from" && words[2] == "import":
+			case len(words) >= 3 && words[0] == "from" && strings.HasPrefix(words[2], "import"):
 				add(words[1])
 			case len(words) >= 2 && words[0] == "import":
 				// import a, b.c as d
@@ -66,9 +66,10 @@ func isIdentifier(s string) bool {
 // standard library.
 func StdlibModule(name string) bool { return stdlib[name] }
 
-// stdlib holds the public names of Python 3.11's sys.stdlib_module_names.
+// stdlib holds the public names of Python 3.11's sys.stdlib_module_names,
+// and __future__.
 var stdlib = func() map[string]bool {
-	m := map[string]bool{}
+	m := map[string]bool{"__future__": true}
 	for _, name := range strings.Fields(`
 		abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop
 		base64 bdb binascii bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd
@@ -98,28 +99,41 @@ var stdlib = func() map[string]bool {
 }()
 
 // installers are the targets that install the packages their arguments
-// name.
-var installers = map[string]bool{
-	"pip install": true, "pip3 install": true, "uv pip install": true, "uv add": true,
-	"poetry add": true, "pipx install": true, "conda install": true,
-	"npm install": true, "npm i": true, "npm add": true, "pnpm add": true, "pnpm install": true,
-	"pnpm i": true, "yarn add": true, "bun add": true, "bun install": true,
-	"apt install": true, "apt-get install": true, "brew install": true,
-	"go get": true, "go install": true, "cargo add": true, "cargo install": true,
-	"gem install": true, "dnf install": true, "yum install": true, "apk add": true,
+// name, with the options of each that take a value naming no package (an
+// index, a directory, a constraints file, a workspace): `-f` is pip's
+// --find-links, but apt-get's --fix-broken and cargo's --force.
+var installers = map[string]string{
+	"pip install":     pipValues,
+	"pip3 install":    pipValues,
+	"uv pip install":  pipValues,
+	"uv add":          pipValues + " --group --optional --package",
+	"poetry add":      "-G --group -E --extras --source --python",
+	"conda install":   "-c --channel -n --name -p --prefix --override-channels",
+	"npm install":     npmValues,
+	"npm i":           npmValues,
+	"npm add":         npmValues,
+	"pnpm add":        npmValues,
+	"pnpm install":    npmValues,
+	"pnpm i":          npmValues,
+	"yarn add":        npmValues,
+	"bun add":         npmValues,
+	"bun install":     npmValues,
+	"apt install":     "-t --target-release -o --option -c --config-file",
+	"apt-get install": "-t --target-release -o --option -c --config-file",
+	"brew install":    "",
+	"go get":          "-modfile",
+	"go install":      "-modfile -tags -ldflags -gcflags",
+	"cargo add":       "-F --features --rename --registry --path --git --branch --tag --rev -p --package --manifest-path",
+	"cargo install":   "-F --features --version --registry --index --git --branch --tag --rev --path --root -j --jobs --target --profile",
 }
 
-// installValues are the installers' options whose value is the next word
-// and names no package: an index, a directory, a constraints file.
-var installValues = map[string]bool{
-	"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
-	"--trusted-host": true, "-t": true, "--target": true, "--prefix": true, "--root": true,
-	"-c": true, "--constraint": true, "--python": true, "-p": true, "--registry": true,
-	"--cache-dir": true, "--timeout": true, "--platform": true, "--python-version": true,
-	"--only-binary": true, "--no-binary": true, "--index": true, "--default-index": true,
-	"-n": true, "--name": true, "--channel": true, "--root-dir": true, "--version": true,
-	"-F": true, "--features": true, "--rev": true, "--branch": true, "--tag": true,
-}
+const (
+	pipValues = "-i --index-url --extra-index-url -f --find-links --trusted-host -t --target " +
+		"--prefix --root -c --constraint --python -p --cache-dir --timeout --platform " +
+		"--python-version --only-binary --no-binary --index --default-index -C --config-settings " +
+		"--src --upgrade-strategy --progress-bar --log --proxy --retries --implementation --abi"
+	npmValues = "--registry -w --workspace --filter -F --prefix --cache --cwd -C --dir"
+)
 
 // Packages returns what an installer (pip install, npm install, apt-get
 // install, go get, cargo add) installs, each once, in order: a package by
@@ -128,14 +142,15 @@ var installValues = map[string]bool{
 // path as written (`-e .`, `-r requirements.txt`). Nil for other commands
 // and for an installer that names nothing (`npm install`).
 func (c *Command) Packages() []string {
-	if !installers[c.Target] {
+	values, ok := installers[c.Target]
+	if !ok {
 		return nil
 	}
 	var out []string
 	for i := 0; i < len(c.Args); i++ {
 		a := c.Args[i]
 		if IsFlag(a) {
-			if installValues[a] {
+			if !strings.Contains(a, "=") && slices.Contains(strings.Fields(values), a) {
 				i++
 			}
 			continue
@@ -155,7 +170,8 @@ func (c *Command) Packages() []string {
 func packageName(a string) string {
 	if strings.HasPrefix(a, ".") || strings.HasPrefix(a, "/") || strings.HasPrefix(a, "~") ||
 		strings.Contains(a, `\`) || strings.HasSuffix(a, ".txt") {
-		return a // a path, a file of requirements
+		path, _, _ := strings.Cut(a, "[")
+		return path // a path without its extras (`.[dev]`), a file of requirements
 	}
 	name := strings.ToLower(a)
 	if i := strings.LastIndexByte(name, '@'); i > 0 {

@@ -16,6 +16,7 @@ func TestInlineImports(t *testing.T) {
 		{`python -c "from . import x; from .y import z"`, nil}, // relative
 		{`python -c "print('import this')"`, nil},
 		{`python -c "` + "try:\n    import yaml\nexcept ImportError:\n    pass\n" + `"`, []string{"yaml"}},
+		{`python -c "from __future__ import annotations; from pkg.mod import*"`, []string{"__future__", "pkg"}},
 		{`python script.py`, nil},
 		{`python -c`, nil},
 		{`node -e "require('fs')"`, nil},
@@ -28,7 +29,7 @@ func TestInlineImports(t *testing.T) {
 }
 
 func TestStdlibModule(t *testing.T) {
-	for name, want := range map[string]bool{"os": true, "importlib": true, "tomllib": true, "numpy": false, "astroid": false, "": false} {
+	for name, want := range map[string]bool{"os": true, "importlib": true, "tomllib": true, "__future__": true, "numpy": false, "astroid": false, "": false} {
 		if got := StdlibModule(name); got != want {
 			t.Errorf("StdlibModule(%q) = %v, want %v", name, got, want)
 		}
@@ -51,6 +52,11 @@ func TestPackages(t *testing.T) {
 		{`sudo apt-get install -y python3-dev=3.11.2-1 libssl-dev:amd64`, []string{"python3-dev", "libssl-dev"}},
 		{`go get github.com/Foo/bar@v1.2.0`, []string{"github.com/foo/bar"}},
 		{`cargo add serde --features derive`, []string{"serde"}},
+		{`pip install -e '.[dev,test]'`, []string{"."}},
+		{`pip install -f https://example.org/wheels --config-settings editable_mode=compat torch`, []string{"torch"}},
+		{`sudo apt-get install -f libssl-dev`, []string{"libssl-dev"}}, // -f: --fix-broken
+		{`cargo install -f ripgrep`, []string{"ripgrep"}},              // -f: --force
+		{`npm i -w packages/web lodash`, []string{"lodash"}},
 		{`pip show numpy`, nil},
 		{`python -m pip install numpy`, []string{"numpy"}},
 	}

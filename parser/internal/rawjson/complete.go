@@ -6,16 +6,26 @@ import (
 	"unicode/utf8"
 )
 
+// A Cut says where Complete closed an object cut short.
+type Cut struct {
+	// At is the length of the start of the object that the text keeps.
+	At int
+	// Key names the member whose string value the cut fell in; "" when
+	// the cut fell elsewhere (the member or element it fell in is
+	// dropped) or in a string of an array.
+	Key string
+}
+
 // Complete closes s, the start of a JSON object cut short, so that it is
 // valid JSON: the string value it was cut in ends where it was cut (less
 // an escape or a UTF-8 sequence cut in two), a member or element cut
 // before its value was whole is dropped, and the arrays and objects open
 // there are closed. It returns false when s is not the start of an object
 // or holds a whole one.
-func Complete(s string) (string, bool) {
+func Complete(s string) (string, Cut, bool) {
 	i := skipSpace(s, 0)
 	if i == len(s) || s[i] != '{' {
-		return "", false
+		return "", Cut{}, false
 	}
 	const (
 		value      = iota // after ':', or ',' in an array
@@ -27,6 +37,7 @@ func Complete(s string) (string, bool) {
 	)
 	var closers []byte // of the arrays and objects open, innermost last
 	safe := -1         // the end of the last whole value, or of the last opening
+	name := ""         // the name of the member whose value is next
 	want := value
 	for i = skipSpace(s, i); i < len(s); i = skipSpace(s, i) {
 		c := s[i]
@@ -36,17 +47,20 @@ func Complete(s string) (string, bool) {
 				break // closed below
 			}
 			if c != '"' {
-				return "", false
+				return "", Cut{}, false
 			}
 			end, ok := validString(s, i+1)
 			if !ok && end < len(s) {
-				return "", false
+				return "", Cut{}, false
+			}
+			if ok {
+				name = unquote(s[i:end])
 			}
 			i, want = end, colon
 			continue
 		case colon:
 			if c != ':' {
-				return "", false
+				return "", Cut{}, false
 			}
 			i, want = i+1, value
 			continue
@@ -64,7 +78,7 @@ func Complete(s string) (string, bool) {
 				// closed below
 			case c == '{' || c == '[':
 				if len(closers) >= MaxDepth {
-					return "", false
+					return "", Cut{}, false
 				}
 				want = keyOrEnd
 				if c == '[' {
@@ -78,9 +92,14 @@ func Complete(s string) (string, bool) {
 				end, ok := validString(s, i+1)
 				if !ok {
 					if end < len(s) {
-						return "", false
+						return "", Cut{}, false
 					}
-					return s[:i+1] + cutText(s[i+1:]) + `"` + closing(closers), true
+					kept := s[:i+1] + cutText(s[i+1:])
+					cut := Cut{At: len(kept)}
+					if closers[len(closers)-1] == '}' {
+						cut.Key = name
+					}
+					return kept + `"` + closing(closers), cut, true
 				}
 				i, want, safe = end, commaOrEnd, end
 				continue
@@ -94,24 +113,24 @@ func Complete(s string) (string, bool) {
 					i = len(s) // a number or a word that may be cut short
 					continue
 				}
-				return "", false
+				return "", Cut{}, false
 			}
 		}
 		// A closer, where one may come.
 		if c != closers[len(closers)-1] {
-			return "", false
+			return "", Cut{}, false
 		}
 		closers = closers[:len(closers)-1]
 		i++
 		if len(closers) == 0 {
-			return "", false // whole
+			return "", Cut{}, false // whole
 		}
 		want, safe = commaOrEnd, i
 	}
 	if safe < 0 {
-		return "", false
+		return "", Cut{}, false
 	}
-	return s[:safe] + closing(closers), true
+	return s[:safe] + closing(closers), Cut{At: safe}, true
 }
 
 // closing returns the closers of the open arrays and objects, innermost

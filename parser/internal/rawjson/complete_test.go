@@ -10,37 +10,43 @@ func TestComplete(t *testing.T) {
 	tests := []struct {
 		in, want string
 		ok       bool
+		key      string // the Key of the Cut
 	}{
-		{`{"a":"text cut`, `{"a":"text cut"}`, true},
-		{`{"a":[{"b":"x\`, `{"a":[{"b":"x"}]}`, true},
-		{`{"a":"x\u12`, `{"a":"x"}`, true},
-		{`{"a":"x\\`, `{"a":"x\\"}`, true},
-		{`{"a":"x\\\`, `{"a":"x\\"}`, true},
-		{`{"a":"x\u00e9`, `{"a":"x\u00e9"}`, true},
-		{"{\"a\":\"caf\xc3", `{"a":"caf"}`, true},
-		{`{"a":1,"b`, `{"a":1}`, true},
-		{`{"a":1,"b":`, `{"a":1}`, true},
-		{`{"a":1,`, `{"a":1}`, true},
-		{`{"a":[1,2`, `{"a":[1]}`, true},
-		{`{"a":[1,2,`, `{"a":[1,2]}`, true},
-		{`{"a":{"b":tr`, `{"a":{}}`, true},
-		{`{"a":{"b":true},"c":[`, `{"a":{"b":true},"c":[]}`, true},
-		{`{"a":{"b":-`, `{"a":{}}`, true},
-		{` {"a" : [ "x" , "y`, ` {"a" : [ "x" , "y"]}`, true},
-		{`{`, `{}`, true},
-		{`{"a":1}`, "", false},     // whole
-		{`{"a":1} {"b`, "", false}, // whole, then more
-		{`["a","b`, "", false},     // not an object
-		{`{"a":x`, "", false},
-		{`{"a":"x` + "\x01" + `y`, "", false},
-		{`{"a" "b"`, "", false},
-		{`{"a":1]`, "", false},
-		{``, "", false},
+		{`{"a":"text cut`, `{"a":"text cut"}`, true, "a"},
+		{`{"a":[{"b":"x\`, `{"a":[{"b":"x"}]}`, true, "b"},
+		{`{"a":"x\u12`, `{"a":"x"}`, true, "a"},
+		{`{"a":"x\\`, `{"a":"x\\"}`, true, "a"},
+		{`{"a":"x\\\`, `{"a":"x\\"}`, true, "a"},
+		{`{"a":"x\u00e9`, `{"a":"x\u00e9"}`, true, "a"},
+		{"{\"a\":\"caf\xc3", `{"a":"caf"}`, true, "a"},
+		{`{"input":{"command":"ls","desc\u0072iption":"List`, `{"input":{"command":"ls","desc\u0072iption":"List"}}`, true, "description"},
+		{`{"a":{"b":1},"c":["x","y`, `{"a":{"b":1},"c":["x","y"]}`, true, ""},
+		{`{"a":1,"b`, `{"a":1}`, true, ""},
+		{`{"a":1,"b":`, `{"a":1}`, true, ""},
+		{`{"a":1,`, `{"a":1}`, true, ""},
+		{`{"a":[1,2`, `{"a":[1]}`, true, ""},
+		{`{"a":[1,2,`, `{"a":[1,2]}`, true, ""},
+		{`{"a":{"b":tr`, `{"a":{}}`, true, ""},
+		{`{"a":{"b":true},"c":[`, `{"a":{"b":true},"c":[]}`, true, ""},
+		{`{"a":{"b":-`, `{"a":{}}`, true, ""},
+		{` {"a" : [ "x" , "y`, ` {"a" : [ "x" , "y"]}`, true, ""},
+		{`{`, `{}`, true, ""},
+		{`{"a":1}`, "", false, ""},     // whole
+		{`{"a":1} {"b`, "", false, ""}, // whole, then more
+		{`["a","b`, "", false, ""},     // not an object
+		{`{"a":x`, "", false, ""},
+		{`{"a":"x` + "\x01" + `y`, "", false, ""},
+		{`{"a" "b"`, "", false, ""},
+		{`{"a":1]`, "", false, ""},
+		{``, "", false, ""},
 	}
 	for _, tt := range tests {
-		got, ok := Complete(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("Complete(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		got, cut, ok := Complete(tt.in)
+		if got != tt.want || ok != tt.ok || cut.Key != tt.key {
+			t.Errorf("Complete(%q) = %q, key %q, %v; want %q, key %q, %v", tt.in, got, cut.Key, ok, tt.want, tt.key, tt.ok)
+		}
+		if ok && (cut.At > len(tt.in) || got[:cut.At] != tt.in[:cut.At]) {
+			t.Errorf("Complete(%q) = %q: does not start with the %d bytes it says it keeps", tt.in, got, cut.At)
 		}
 		if ok && !json.Valid([]byte(got)) {
 			t.Errorf("Complete(%q) = %q: not valid JSON", tt.in, got)
@@ -49,7 +55,7 @@ func TestComplete(t *testing.T) {
 }
 
 // FuzzComplete cuts valid objects everywhere: Complete must give valid
-// JSON that starts as the cut does, but for what it drops at the end.
+// JSON that starts with the bytes of the cut it says it keeps.
 func FuzzComplete(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"description":"Build","prompt":"a \"b\" \\ \u00e9 \ud83d\ude00"}}]}}`,
@@ -58,24 +64,24 @@ func FuzzComplete(f *testing.F) {
 	} {
 		f.Add(s, len(s)/2)
 	}
-	f.Fuzz(func(t *testing.T, s string, cut int) {
-		got, ok := Complete(s)
-		if ok && !Valid(got) {
-			t.Fatalf("Complete(%q) = %q: not valid", s, got)
+	f.Fuzz(func(t *testing.T, s string, end int) {
+		got, cut, ok := Complete(s)
+		if ok && (!Valid(got) || cut.At > len(s) || got[:cut.At] != s[:cut.At]) {
+			t.Fatalf("Complete(%q) = %q, %+v: not valid, or not its start", s, got, cut)
 		}
-		if !Valid(s) || cut < 0 || cut >= len(s) || strings.TrimSpace(s)[0] != '{' {
+		if !Valid(s) || end < 0 || end >= len(s) || strings.TrimSpace(s)[0] != '{' {
 			return
 		}
-		cutShort := s[:cut]
-		got, ok = Complete(cutShort)
+		cutShort := s[:end]
+		got, cut, ok = Complete(cutShort)
 		if strings.TrimSpace(cutShort) == "" || Valid(cutShort) {
 			return // nothing yet, or the whole object before white space
 		}
 		if !ok {
 			t.Fatalf("Complete(%q), cut from a valid object, failed", cutShort)
 		}
-		if !Valid(got) || !json.Valid([]byte(got)) {
-			t.Fatalf("Complete(%q) = %q: not valid", cutShort, got)
+		if !Valid(got) || !json.Valid([]byte(got)) || got[:cut.At] != cutShort[:cut.At] {
+			t.Fatalf("Complete(%q) = %q, %+v: not valid, or not its start", cutShort, got, cut)
 		}
 	})
 }
