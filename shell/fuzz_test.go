@@ -54,11 +54,23 @@ func FuzzParse(f *testing.F) {
 	f.Add(`pwsh -c "saps -Args , -File"`)
 	f.Add(`pwsh -c "Start-Process x -ArgumentList @('a','b c'),'\"d e\"' -Wait"`)
 	f.Add(`powershell "Get-WmiObject X | ForEach-Object { $_.SetY(2) }"`)
+	f.Add("python3 -c \"from __future__ import x\nimport a.b as c, d; from e import*\"")
+	f.Add(`pip install -e '.[dev]' -f https://x Django==4.2 @scope/pkg@1 github.com/a/b@v1 -r req.txt`)
 	f.Fuzz(func(t *testing.T, line string) {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
 		a, b := Parse(line), Parse(line)
 		if a.Target != b.Target || strings.Join(a.Args, "\x00") != strings.Join(b.Args, "\x00") {
 			t.Fatalf("Parse(%q) is not deterministic", line)
+		}
+		for _, m := range a.InlineImports() {
+			if !isIdentifier(m) {
+				t.Fatalf("Parse(%q).InlineImports() holds %q, no module name", line, m)
+			}
+		}
+		for _, p := range a.Packages() {
+			if p == "" {
+				t.Fatalf("Parse(%q).Packages() holds an empty name", line)
+			}
 		}
 	})
 }
