@@ -275,6 +275,9 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 // any. Installing another package, or trying another snippet, is another
 // step.
 func sameSubject(x, y *shell.Command, t string) bool {
+	if t != "python -c" && !shell.Installs(t) {
+		return true
+	}
 	xs, ys := lineCommands(x, t), lineCommands(y, t)
 	xp, yp := gather(xs, (*shell.Command).Packages), gather(ys, (*shell.Command).Packages)
 	if len(xp) > 0 && len(yp) > 0 && !slices.ContainsFunc(xp, func(p string) bool {

@@ -135,6 +135,13 @@ const (
 	npmValues = "--registry -w --workspace --filter -F --prefix --cache --cwd -C --dir"
 )
 
+// Installs reports whether target installs the packages its arguments
+// name (pip install, npm install, apt-get install, go get, cargo add).
+func Installs(target string) bool {
+	_, ok := installers[target]
+	return ok
+}
+
 // Packages returns what an installer (pip install, npm install, apt-get
 // install, go get, cargo add) installs, each once, in order: a package by
 // its name, lower-cased, without its version, extras or platform, with
