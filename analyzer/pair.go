@@ -307,7 +307,7 @@ func lineCommands(c *shell.Command, t string) []*shell.Command {
 		out = append(out, c)
 	}
 	for _, argv := range c.Others {
-		if sub := c.Sub(argv); sub.Target == t {
+		if sub := c.Peeled(argv); sub.Target == t {
 			out = append(out, sub)
 		}
 	}
@@ -333,14 +333,16 @@ func all(xs, ys []string) bool {
 }
 
 // samePackage reports whether installing q can be installing p again: the
-// same name, or its spelling corrected: one edit apart in a name of four
-// letters or more (`-r requirement.txt`, `-r requirements.txt`), or with
-// Python's prefix added (`yaml`, `pyyaml`; `dateutil`, `python-dateutil`).
+// same name, its spelling corrected (one edit apart in a name of four
+// letters or more: `-r requirement.txt`, `-r requirements.txt`), a variant
+// of it (`psycopg2-binary`, `tensorflow-cpu`; not `torchvision` for
+// `torch`), or it with Python's prefix (`pyyaml` for `yaml`,
+// `python-dateutil` for `dateutil`).
 func samePackage(p, q string) bool {
 	if len(p) > len(q) {
 		p, q = q, p
 	}
-	if p == q || len(p) >= 4 && levenshtein.ComputeDistance(p, q) <= 1 {
+	if p == q || len(p) >= 4 && (levenshtein.ComputeDistance(p, q) <= 1 || strings.HasPrefix(q, p+"-")) {
 		return true
 	}
 	for _, prefix := range []string{"py", "python-", "python3-"} {
@@ -369,12 +371,15 @@ func sameToolSubject(x, y *parser.Call) bool {
 	return true
 }
 
-// siteOf returns the host of a URL, lower-cased and without "www.", or the
-// URL itself when it has none.
+// siteOf returns the host of a URL, lower-cased and without "www.", its
+// scheme supplied when it has none (`docs.x.com/a`); the URL itself when
+// it names no host.
 func siteOf(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.Host == "" {
-		return u
+		if p, err = url.Parse("http://" + u); err != nil || p.Host == "" {
+			return u
+		}
 	}
 	return strings.TrimPrefix(strings.ToLower(p.Host), "www.")
 }

@@ -152,6 +152,18 @@ func TestPair(t *testing.T) {
 			{cmd: "pip install -e .", exit: 1, out: "ERROR: Project file:///repo has a 'pyproject.toml' and its build backend is missing the 'build_editable' hook."},
 			{cmd: "pip install -e '.[dev]'"}},
 			[]string{"c1 → c2 argv"}},
+		{"a variant of the package is a retry", []step{
+			{cmd: "pip install psycopg2", exit: 1, out: "Error: pg_config executable not found."},
+			{cmd: "pip install psycopg2-binary"}},
+			[]string{"c1 → c2 argv"}},
+		{"an install through sudo among others on the retry's line", []step{
+			{cmd: "sudo pip install numpy==1.19", exit: 1, out: "ERROR: No matching distribution found for numpy==1.19"},
+			{cmd: "sudo pip install -U pip && sudo pip install numpy"}},
+			[]string{"c1 → c2 argv"}},
+		{"a fetch given its scheme is a retry", []step{
+			{tool: "WebFetch", exit: 1, out: "Invalid URL", args: map[string]string{"url": "docs.example.org/a"}},
+			{tool: "WebFetch", args: map[string]string{"url": "https://docs.example.org/a"}}},
+			[]string{"c1 → c2 argv"}},
 		{"a package named like another is no retry", []step{
 			{cmd: "pip install torch==1.4", exit: 1, out: "ERROR: No matching distribution found for torch==1.4"},
 			{cmd: "pip install torchvision"}},

@@ -275,11 +275,12 @@ func (d *claudeDecoder) record(line []byte, n int) {
 // cutShort reads the tool calls of an assistant record cut short, as far
 // as they go: the last line of a session whose agent stopped writing it,
 // or a line a publisher's redaction cut. The record stays reported as
-// malformed. The block the cut fell in is read only when the cut took
-// nothing but free text (a Task's prompt, a Write's content): a command,
-// a file or a name cut short would make up a call. A user record cut short
-// is not read: the cut may have taken a result's error flag, which follows
-// its content.
+// malformed. The block the cut fell in is read only when what names the
+// call is whole: not when the cut fell in its id, its name, its command,
+// its file or its page, nor when it took the whole input (a Task's prompt,
+// a Bash call's description, a Write's content may be cut). A user record
+// cut short is not read: the cut may have taken a result's error flag,
+// which follows its content.
 func (d *claudeDecoder) cutShort(line []byte, n int) {
 	s := bytesString(line)
 	text, cut, ok := rawjson.Complete(s)
@@ -290,20 +291,40 @@ func (d *claudeDecoder) cutShort(line []byte, n int) {
 	if !d.cutRecord(text, &rec) {
 		return
 	}
-	if !freeText[cut.Key] {
-		var last rawjson.Value
-		for b := range rec.msg.Get(cmContent).Elements() {
-			last = b
-		}
-		if last.Exists() && last.Offset()+len(last.Raw()) > cut.At {
-			// Read the record as if cut before the block.
-			if text, _, ok = rawjson.Complete(s[:last.Offset()]); !ok || !d.cutRecord(text, &rec) {
-				return
-			}
+	var last rawjson.Value
+	for b := range rec.msg.Get(cmContent).Elements() {
+		last = b
+	}
+	if last.Exists() && last.Offset()+len(last.Raw()) > cut.At && !wholeCall(last, cut) {
+		// Read the record as if cut before the block.
+		if text, _, ok = rawjson.Complete(s[:last.Offset()]); !ok || !d.cutRecord(text, &rec) {
+			return
 		}
 	}
 	d.envelope(&rec, n)
 	d.assistant(&rec, n)
+}
+
+// wholeCall reports whether block, a content block that a record's cut
+// fell in, still names its call: a block of text, or a tool_use whose
+// input is not empty, the cut in none of the members that name the call.
+func wholeCall(block rawjson.Value, cut rawjson.Cut) bool {
+	if block.Get("type").Text() != "tool_use" {
+		return true
+	}
+	if callNames[cut.Key] {
+		return false
+	}
+	for range block.Get("input").Members() {
+		return true
+	}
+	return false
+}
+
+// callNames are the members of a tool_use that name its call.
+var callNames = map[string]bool{
+	"id": true, "name": true, "type": true, "command": true, "file_path": true, "filePath": true,
+	"path": true, "notebook_path": true, "absolute_path": true, "url": true, "pattern": true,
 }
 
 // cutRecord reads text, a record cut short and closed, into rec, and
@@ -314,10 +335,6 @@ func (d *claudeDecoder) cutRecord(text string, rec *claudeRecord) bool {
 	return ok && root.Kind() == rawjson.Object &&
 		(rec.top.Get(cfType).Text() == "assistant" || rec.msg.Object().Get("role").Text() == "assistant")
 }
-
-// freeText are the tool inputs whose text alone a cut may take from a
-// call: it says what the call does, not which call it is.
-var freeText = map[string]bool{"prompt": true, "content": true, "new_string": true, "old_string": true, "new_source": true}
 
 // envelope takes the session facts every conversation record repeats, the
 // record being at line n.

@@ -116,6 +116,14 @@ func (c *Command) Sub(argv []string) *Command {
 	return &Command{Line: c.Line, Host: c.Host, Argv: argv, Target: t, Args: args}
 }
 
+// Peeled is Sub of the command argv's wrappers run: `pip install numpy`
+// for `sudo pip install numpy`.
+func (c *Command) Peeled(argv []string) *Command {
+	w := &Command{Argv: argv}
+	w.peel(0)
+	return c.Sub(w.Argv)
+}
+
 // MaskedBy says what hides the command's exit status when Masked: "|
 // tail", "&", "the commands after it"; "|| …" by default.
 func (c *Command) MaskedBy() string {
