@@ -271,7 +271,7 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 // packages (samePackage), or either names none. Inline Python code's
 // retry imports every module x's imports from outside the standard
 // library; code of the standard library's modules alone is retried by code
-// of the same modules (sys and os aside), and code that imports nothing by
+// of the same modules (sys, os and __future__ aside), and code that imports nothing by
 // any. Installing another package, or trying another snippet, is another
 // step.
 func sameSubject(x, y *shell.Command, t string) bool {
@@ -292,7 +292,7 @@ func sameSubject(x, y *shell.Command, t string) bool {
 	if len(xm) == 0 {
 		return true
 	}
-	scaffold := func(m string) bool { return m == "sys" || m == "os" }
+	scaffold := func(m string) bool { return m == "sys" || m == "os" || m == "__future__" }
 	if rest := slices.DeleteFunc(slices.Clone(xm), scaffold); len(rest) > 0 {
 		xm, ym = rest, slices.DeleteFunc(ym, scaffold)
 	}

@@ -131,8 +131,8 @@ const (
 	pipValues = "-i --index-url --extra-index-url -f --find-links --trusted-host -t --target " +
 		"--prefix --root -c --constraint --python -p --cache-dir --timeout --platform " +
 		"--python-version --only-binary --no-binary --index --default-index -C --config-settings " +
-		"--src --upgrade-strategy --progress-bar --log --proxy --retries --implementation --abi"
-	npmValues = "--registry -w --workspace --filter -F --prefix --cache --cwd -C --dir"
+		"--src --upgrade-strategy --progress-bar --log --proxy --retries --implementation --abi --index-strategy"
+	npmValues = "--registry -w --workspace --filter -F --prefix --cache --cwd -C --dir --loglevel --omit --include"
 )
 
 // Installs reports whether target installs the packages its arguments

@@ -57,6 +57,7 @@ func TestPackages(t *testing.T) {
 		{`sudo apt-get install -f libssl-dev`, []string{"libssl-dev"}}, // -f: --fix-broken
 		{`cargo install -f ripgrep`, []string{"ripgrep"}},              // -f: --force
 		{`npm i -w packages/web lodash`, []string{"lodash"}},
+		{`npm install --loglevel verbose --omit dev jest`, []string{"jest"}},
 		{`pip show numpy`, nil},
 		{`python -m pip install numpy`, []string{"numpy"}},
 	}
