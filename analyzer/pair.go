@@ -271,9 +271,9 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 // packages (samePackage), or either names none. Inline Python code's
 // retry imports every module x's imports from outside the standard
 // library; code of the standard library's modules alone is retried by code
-// of the same modules (sys, os and __future__ aside), and code that imports nothing by
-// any. Installing another package, or trying another snippet, is another
-// step.
+// of the same modules (sys, os and __future__ aside), and code that
+// imports nothing by any. Installing another package, or trying another
+// snippet, is another step.
 func sameSubject(x, y *shell.Command, t string) bool {
 	if t != "python -c" && !shell.Installs(t) {
 		return true
