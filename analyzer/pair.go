@@ -536,7 +536,7 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 	a.explain(ch.Fix, ch.Failure, last, fix)
 	if ch.Fix.Kind == FixArgv {
 		if a.cmds[fix] != nil {
-			ch.Diff = diffCommands(a.cmds[last], a.cmds[fix])
+			ch.Diff = diffCommands(a.cmds[last], a.retryCommand(last, fix))
 		} else {
 			ch.Diff = diffInputs(a.s.Calls[last], a.s.Calls[fix])
 		}
@@ -697,8 +697,9 @@ func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []str
 	if !ownLine && a.failures[last].Category == diagnose.ShellSyntax && a.s.Calls[last].Command != a.s.Calls[fix].Command {
 		return FixArgv, nil // the same words, quoted so that the shell reads them
 	}
-	if !ownLine && !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], a.cmds[fix]) {
-		cl, cf := a.cmds[last], a.cmds[fix]
+	retry := a.retryCommand(last, fix)
+	if !ownLine && (retry != a.cmds[fix] || !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], retry)) {
+		cl, cf := a.cmds[last], retry
 		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) ||
 			!slices.Equal(cl.Wrappers, cf.Wrappers) {
 			return FixArgv, nil // its arguments, the filters of its pipeline or its wrappers changed
@@ -742,7 +743,7 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int) {
 			// The change is on the fix's own line: its commands that the
 			// failed line did not run, other than the target; none when
 			// the line only dropped some.
-			for _, argv := range lineChanges(a.cmds[last], a.cmds[k], a.targets[last]) {
+			for _, argv := range lineChanges(a.cmds[last], a.cmds[k], a.retryCommand(last, k), a.targets[last]) {
 				fix.Changes = append(fix.Changes, termtext.Cut(strings.Join(argv, " "), 120))
 			}
 		default:
@@ -755,11 +756,34 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int) {
 	}
 }
 
+// retryCommand returns the command of line fix that ran the target of the
+// failed call last again: the line's command of interest, but where the
+// line runs the target more than once and that command works on something
+// else (see sameSubject), the one that works on what the failed call did
+// (the `pip install numpy` of `pip install -U pip && pip install numpy`
+// after `pip install numpy==1.19`).
+func (a *sessionAnalysis) retryCommand(last, fix int) *shell.Command {
+	c, t := a.cmds[fix], a.targets[last]
+	if c == nil || a.cmds[last] == nil || c.Target != t || sameSubject(a.cmds[last], c.Sub(c.Argv), t) {
+		return c
+	}
+	for _, k := range lineCommands(c, t)[1:] {
+		if sameSubject(a.cmds[last], k, t) {
+			return k
+		}
+	}
+	return c
+}
+
 // lineChanges returns the simple commands of the fix's line that the
 // failed line did not run and that can change what the target meets, in
 // order: the `cd ..` of `cd .. && make` after `make`, the install of `pip
-// install x && x`; not the target itself, a look or an echo.
-func lineChanges(failed, fix *shell.Command, target string) [][]string {
+// install x && x`; not the target itself, a look or an echo. retry is the
+// command of the line that ran the target again (see retryCommand): when
+// it is not the line's command of interest, the line's other runs of the
+// target are changes too (the `pip install -U pip` of `pip install -U pip
+// && pip install numpy`).
+func lineChanges(failed, fix, retry *shell.Command, target string) [][]string {
 	if failed == nil || fix == nil {
 		return nil
 	}
@@ -770,7 +794,8 @@ func lineChanges(failed, fix *shell.Command, target string) [][]string {
 			continue
 		}
 		sub := fix.Sub(argv)
-		if sub.Target == target || shellRole(sub) == RoleDiagnostic || printers[sub.Program()] {
+		if sub.Target == target && (retry == fix || slices.Equal(argv, retry.Argv)) ||
+			shellRole(sub) == RoleDiagnostic || printers[sub.Program()] {
 			continue
 		}
 		out = append(out, argv)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/retrace-dev/retrace/parser"
 )
@@ -438,6 +439,22 @@ func TestChainDetails(t *testing.T) {
 	}
 }
 
+// TestRetryDiff: where the fix's line runs the target more than once, the
+// change is read against the run that works on what the failure did.
+func TestRetryDiff(t *testing.T) {
+	rep := AnalyzeSession(session(
+		step{cmd: "pip install numpy==1.19", exit: 1, out: "ERROR: No matching distribution found for numpy==1.19"},
+		step{cmd: "pip install -U pip && pip install numpy"},
+	))
+	if len(rep.Chains) != 1 || rep.Chains[0].Fix == nil || rep.Chains[0].Fix.Kind != FixArgv {
+		t.Fatalf("chains = %+v, want one fixed by its arguments", rep.Chains)
+	}
+	want := &Diff{Removed: []string{"numpy==1.19"}, Added: []string{"numpy"}}
+	if diff := cmp.Diff(want, rep.Chains[0].Diff, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+}
+
 func TestOfferedByUsage(t *testing.T) {
 	for _, tt := range []struct {
 		fix  string
@@ -581,6 +598,11 @@ func TestFixExplained(t *testing.T) {
 			{cmd: "pip install flask && echo installed && python app.py"}},
 			Fix{CallID: "c2", Msg: 2, Command: "pip install flask && echo installed && python app.py", Kind: FixEnvironment,
 				Because: []string{"c2"}, Changes: []string{"pip install flask"}}},
+		{"another install on the fix's own line is the change", []step{
+			{cmd: "pip install numpy", exit: 1, out: "ERROR: numpy requires a newer pip"},
+			{cmd: "pip install -U pip && pip install numpy"}},
+			Fix{CallID: "c2", Msg: 2, Command: "pip install -U pip && pip install numpy", Kind: FixEnvironment,
+				Because: []string{"c2"}, Changes: []string{"pip install -U pip"}}},
 		{"the same command through another wrapper", []step{
 			{cmd: "cat config/app.yaml", exit: 1, out: "cat: config/app.yaml: Permission denied"},
 			{cmd: "sudo cat config/app.yaml"}},
