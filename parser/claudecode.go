@@ -272,15 +272,15 @@ func (d *claudeDecoder) record(line []byte, n int) {
 	}
 }
 
-// cutShort reads the tool calls of an assistant record cut short, as far
-// as they go: the last line of a session whose agent stopped writing it,
-// or a line a publisher's redaction cut. The record stays reported as
-// malformed. The block the cut fell in is read only when what names the
-// call is whole: not when the cut fell in its id, its name, its command,
-// its file or its page, nor when it took the whole input (a Task's prompt,
-// a Bash call's description, a Write's content may be cut). A user record
-// cut short is not read: the cut may have taken a result's error flag,
-// which follows its content.
+// cutShort reads a record cut short as far as it goes: the last line of
+// a session whose agent stopped writing it, or a line a publisher's
+// redaction cut in the middle of a string. The record stays reported as
+// malformed. An assistant's record gives its tool calls; a user's, the
+// results it holds. The content block the cut fell in is read only when
+// what names its call is whole (see wholeBlock). A result cut in its text
+// has lost the error flag that follows it: its "Exit code N" line still
+// tells a shell command's failure, but another tool's error reads as a
+// success.
 func (d *claudeDecoder) cutShort(line []byte, n int) {
 	s := bytesString(line)
 	text, cut, ok := rawjson.Complete(s)
@@ -288,37 +288,46 @@ func (d *claudeDecoder) cutShort(line []byte, n int) {
 		return
 	}
 	var rec claudeRecord
-	if !d.cutRecord(text, &rec) {
+	role := d.cutRecord(text, &rec)
+	if role == "" {
 		return
 	}
 	var last rawjson.Value
 	for b := range rec.msg.Get(cmContent).Elements() {
 		last = b
 	}
-	if last.Exists() && last.Offset()+len(last.Raw()) > cut.At && !wholeCall(last, cut) {
+	if last.Exists() && last.Offset()+len(last.Raw()) > cut.At && !wholeBlock(last, cut) {
 		// Read the record as if cut before the block.
-		if text, _, ok = rawjson.Complete(s[:last.Offset()]); !ok || !d.cutRecord(text, &rec) {
+		if text, _, ok = rawjson.Complete(s[:last.Offset()]); !ok || d.cutRecord(text, &rec) == "" {
 			return
 		}
 	}
 	d.envelope(&rec, n)
-	d.assistant(&rec, n)
+	if role == "assistant" {
+		d.assistant(&rec, n)
+	} else {
+		d.user(&rec, n)
+	}
 }
 
-// wholeCall reports whether block, a content block that a record's cut
-// fell in, still names its call: a block of text, or a tool_use whose
-// input is not empty, the cut in none of the members that name the call.
-func wholeCall(block rawjson.Value, cut rawjson.Cut) bool {
-	if block.Get("type").Text() != "tool_use" {
-		return true
-	}
-	if callNames[cut.Key] {
+// wholeBlock reports whether block, the content block a record's cut fell
+// in, still names its call: a tool_use whose input is not empty and whose
+// id, name, command, file or page the cut did not fall in; a tool_result
+// whose id is whole; any other block.
+func wholeBlock(block rawjson.Value, cut rawjson.Cut) bool {
+	switch block.Get("type").Text() {
+	case "tool_use":
+		if callNames[cut.Key] {
+			return false
+		}
+		for range block.Get("input").Members() {
+			return true
+		}
 		return false
+	case "tool_result":
+		return cut.Key != "tool_use_id"
 	}
-	for range block.Get("input").Members() {
-		return true
-	}
-	return false
+	return true
 }
 
 // callNames are the members of a tool_use that name its call.
@@ -328,12 +337,21 @@ var callNames = map[string]bool{
 }
 
 // cutRecord reads text, a record cut short and closed, into rec, and
-// reports whether it is an assistant's. Its type may follow its message,
-// and be cut.
-func (d *claudeDecoder) cutRecord(text string, rec *claudeRecord) bool {
+// returns whose it is, "assistant" or "user"; "" for any other record.
+// Its type may follow its message, and be cut.
+func (d *claudeDecoder) cutRecord(text string, rec *claudeRecord) string {
 	root, ok := d.doc.Record(text, claudeNames, &rec.top, &rec.msg)
-	return ok && root.Kind() == rawjson.Object &&
-		(rec.top.Get(cfType).Text() == "assistant" || rec.msg.Object().Get("role").Text() == "assistant")
+	if !ok || root.Kind() != rawjson.Object {
+		return ""
+	}
+	role := rec.top.Get(cfType).Text()
+	if role == "" {
+		role = rec.msg.Object().Get("role").Text()
+	}
+	if role != "assistant" && role != "user" {
+		return ""
+	}
+	return role
 }
 
 // envelope takes the session facts every conversation record repeats, the
