@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"path"
 	"regexp"
@@ -72,6 +74,9 @@ var codexLegacyCutRE = regexp.MustCompile(`^\{"id":"[^"]*","timestamp":"[^"]*","
 // and so is a malformed record that ends within head, which the decoder
 // reports.
 func matchCodex(head []byte) bool {
+	if isEnvgym(head) {
+		return true
+	}
 	for line, complete := range headObjects(head) {
 		r, ok := rawjson.Parse(bytesString(line))
 		if !ok {
@@ -128,6 +133,14 @@ type codexDecoder struct {
 }
 
 func decodeCodex(r io.Reader, name string) (*Session, error) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	r = br
+	if head, _ := br.Peek(len(envgymRule)); bytes.Equal(head, envgymRule) {
+		r = newEnvgymReader(br)
+	}
 	d := &codexDecoder{
 		s:       &Session{Path: name, Format: "codex", Calls: []*Call{}},
 		calls:   make(map[string]*codexCall),

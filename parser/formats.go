@@ -80,8 +80,8 @@ var formats = []*Format{
 	{
 		Name:     "codex",
 		Doc:      "OpenAI Codex CLI rollout or exec event stream",
-		Producer: "Codex CLI, in ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl and ~/.codex/archived_sessions/; or codex exec --json > file.jsonl",
-		Sniff:    `JSON lines of {"timestamp", "type": session_meta, turn_context, response_item, event_msg or compacted, "payload"}; a legacy first line {"id", "timestamp", "instructions", "git"}; or exec events thread.started, turn.started, item.*`,
+		Producer: "Codex CLI, in ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl and ~/.codex/archived_sessions/; or codex exec --json > file.jsonl; or an EnvGym log of its TypeScript era",
+		Sniff:    `JSON lines of {"timestamp", "type": session_meta, turn_context, response_item, event_msg or compacted, "payload"}; a legacy first line {"id", "timestamp", "instructions", "git"}; exec events thread.started, turn.started, item.*; or a rule of '=' then response items printed after "[repo][STDOUT]: "`,
 		Match:    matchCodex,
 		Decode:   decodeCodex,
 	},
