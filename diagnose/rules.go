@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -175,6 +176,10 @@ var notFoundREs = []*prefilter.Regexp{
 	prefilter.MustCompile(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
 	prefilter.MustCompile(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
 	prefilter.MustCompile(`(?m)^'([^']+)' is not recognized as an internal or external command`),
+	// Node's spawn, as the TypeScript Codex CLI ran commands: no program
+	// of that name (a shell builtin run without a shell, or an argv of one
+	// word holding the whole command).
+	prefilter.MustCompile(`(?m)^Error: spawn (.+?) ENOENT\s*$`),
 }
 
 // wrapperNotFoundRE finds a wrapper that could not run the program it was
@@ -195,7 +200,7 @@ func matchNotFound(out string, cmd *shell.Command, _ bool) *Diagnosis {
 		for _, m := range re.FindAllStringSubmatch(out, -1) {
 			prog := m[1]
 			d := &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: prog}
-			if prog == cmd.Program() || prog == firstWord(cmd.Line) || slices.Contains(cmd.Filters, prog) ||
+			if prog == cmd.Program() || path.Base(prog) == cmd.Program() || prog == firstWord(cmd.Line) || slices.Contains(cmd.Filters, prog) ||
 				slices.ContainsFunc(cmd.Others, func(a []string) bool { return len(a) > 0 && a[0] == prog }) {
 				return d
 			}
