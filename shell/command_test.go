@@ -58,6 +58,8 @@ func TestParse(t *testing.T) {
 		{line: `npm run build -- --prod`, target: "npm run build", args: "-- --prod"},
 		{line: `make -j8 bench`, target: "make bench"},
 		{line: `make -C build V=1 test`, target: "make test"},
+		{line: `./gradlew -p app build --info`, target: "gradle build", args: "--info"},
+		{line: `gmake -j4 all`, target: "make all"},
 		{line: `make`, target: "make"},
 		{line: `git -C repo status`, target: "git status"},
 		{line: `cargo test --release`, target: "cargo test", args: "--release"},

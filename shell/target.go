@@ -186,8 +186,11 @@ func isScript(s string) bool {
 // subcommandTarget names a tool with its subcommand: "go test",
 // "npm run build", "make bench", or the tool alone when it has none.
 func subcommandTarget(prog string, args []string) (string, []string) {
-	if prog == "gradlew" || prog == "gmake" {
-		prog = strings.TrimPrefix(prog, "g")
+	switch prog {
+	case "gradlew":
+		prog = "gradle" // the project's wrapper of gradle
+	case "gmake":
+		prog = "make"
 	}
 	rest := skipOptions(args, optionLetters(prog), optionValues[prog])
 	if prog == "make" {
