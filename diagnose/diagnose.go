@@ -111,7 +111,10 @@ func Call(c *parser.Call, cmd *shell.Command) *Diagnosis {
 	}
 	if c.Status == parser.StatusInterrupted {
 		d := &Diagnosis{Category: Rejected, Message: "interrupted before it finished", Evidence: "interrupted"}
-		if timedOut(out) {
+		switch {
+		case timedOut(c.Note): // the agent's own word: Codex CLI's timeout killed it
+			d.Category, d.Message = Timeout, c.Note
+		case timedOut(out):
 			d.Category, d.Message = Timeout, "timed out"
 		}
 		return d

@@ -3,6 +3,7 @@ package parser
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"path"
 	"regexp"
@@ -508,6 +509,9 @@ func (d *codexDecoder) output(p *rawjson.Fields, n int, when time.Time) {
 	if !c.endExit && res.exit != nil {
 		c.Exit = res.exit
 	}
+	if note := killedByTimeout(c.Call, res); note != "" {
+		c.Status, c.Note = StatusInterrupted, note
+	}
 	if res.session != "" && c.Exit == nil {
 		// Polls will add to the output: keep it whole until then.
 		c.output = d.doc.Keep(res.out)
@@ -636,8 +640,9 @@ func (d *codexDecoder) execItem(it *rawjson.Fields, n int) {
 type execResult struct {
 	out     string
 	exit    *int
-	session string // session id of a unified exec process still running
-	ok      bool   // a header or wrapper was found
+	seconds *float64 // how long the command ran, where the wrapper says
+	session string   // session id of a unified exec process still running
+	ok      bool     // a header or wrapper was found
 }
 
 // parseExec reads the forms Codex gives a command's output in: the JSON
@@ -654,6 +659,10 @@ func parseExec(text string) execResult {
 			if e := meta.Get(exExitCode); e.Kind() == rawjson.Number {
 				code := int(e.Int())
 				res.exit = &code
+			}
+			if d := meta.Get(exDuration); d.Kind() == rawjson.Number {
+				secs := d.Float()
+				res.seconds = &secs
 			}
 			return res
 		}
@@ -694,6 +703,29 @@ func parseExec(text string) execResult {
 	}
 }
 
+// killedByTimeout says how the CLI's own timeout stopped a call, or "":
+// the call was killed by a signal (exit 143 for SIGTERM, 137 for SIGKILL)
+// once it had run about as long as the timeout its arguments gave, in
+// milliseconds (the TypeScript CLI's `timeout`, the Rust one's
+// `timeout_ms`). Agents that mean seconds get their commands stopped
+// within a second.
+func killedByTimeout(c *Call, res execResult) string {
+	if c.Exit == nil || *c.Exit != 143 && *c.Exit != 137 || res.seconds == nil {
+		return ""
+	}
+	secs := *res.seconds
+	limit := c.Args["timeout_ms"]
+	if limit == "" {
+		limit = c.Args["timeout"]
+	}
+	ms, err := strconv.ParseFloat(limit, 64)
+	// The run is timed to a tenth of a second, and the kill takes its time.
+	if err != nil || ms <= 0 || secs+0.1 < 0.9*ms/1000 {
+		return ""
+	}
+	return fmt.Sprintf("timed out: killed by its timeout of %s ms after %s s", limit, strconv.FormatFloat(secs, 'f', -1, 64))
+}
+
 // patchFailedRE matches what apply_patch says when a patch does not apply.
 var patchFailedRE = regexp.MustCompile(`(?i)^(?:apply_patch verification failed|failed to (?:apply|find|parse)|invalid (?:patch|hunk)|patch rejected|error)`)
 
@@ -709,10 +741,13 @@ const (
 	exMetadata
 )
 
-const exExitCode = 0
+const (
+	exExitCode = iota
+	exDuration
+)
 
 var (
-	metadataNames = rawjson.NewNames("exit_code")
+	metadataNames = rawjson.NewNames("exit_code", "duration_seconds")
 	execNames     = rawjson.NewNames("output", "metadata").Nest(exMetadata, metadataNames)
 )
 

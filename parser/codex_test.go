@@ -93,11 +93,13 @@ func TestCodexPolls(t *testing.T) {
 
 func TestParseExec(t *testing.T) {
 	exit := func(n int) *int { return &n }
+	secs := func(f float64) *float64 { return &f }
 	tests := []struct {
 		in   string
 		want execResult
 	}{
-		{`{"output":"boom\n","metadata":{"exit_code":101,"duration_seconds":0.1}}`, execResult{out: "boom\n", exit: exit(101), ok: true}},
+		{`{"output":"boom\n","metadata":{"exit_code":101,"duration_seconds":0.1}}`, execResult{out: "boom\n", exit: exit(101), seconds: secs(0.1), ok: true}},
+		{`{"output":"","metadata":{"exit_code":143,"duration_seconds":0}}`, execResult{exit: exit(143), seconds: secs(0), ok: true}},
 		{"Exit code: 0\nWall time: 1.2 seconds\nOutput:\nok\n", execResult{out: "ok\n", exit: exit(0), ok: true}},
 		{"Exit code: 2\nWall time: 0 seconds\nTotal output lines: 900\nOutput:\n", execResult{exit: exit(2), ok: true}},
 		{"Exit code: -1\r\nWall time: 0 seconds\r\nOutput:\r\nx", execResult{out: "x", exit: exit(-1), ok: true}},
@@ -116,6 +118,32 @@ func TestParseExec(t *testing.T) {
 		got := parseExec(tt.in)
 		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(execResult{})); diff != "" {
 			t.Errorf("parseExec(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestKilledByTimeout(t *testing.T) {
+	secs := func(f float64) *float64 { return &f }
+	tests := []struct {
+		exit    int
+		args    map[string]string
+		seconds *float64
+		timeout bool
+	}{
+		{143, map[string]string{"timeout": "600"}, secs(0.6), true}, // seconds meant, milliseconds read
+		{143, map[string]string{"timeout": "30"}, secs(0), true},
+		{143, map[string]string{"timeout": "2400"}, secs(2.8), true}, // slow to die
+		{137, map[string]string{"timeout_ms": "2000"}, secs(2.0), true},
+		{143, map[string]string{"timeout": "600000"}, secs(0.6), false}, // killed long before its time
+		{1, map[string]string{"timeout": "600"}, secs(0.6), false},
+		{143, nil, secs(0.6), false},
+		{143, map[string]string{"timeout": "600"}, nil, false},
+		{143, map[string]string{"timeout": "soon"}, secs(0.6), false},
+	}
+	for _, tt := range tests {
+		c := &Call{Exit: &tt.exit, Args: tt.args}
+		if got := killedByTimeout(c, execResult{seconds: tt.seconds}); (got != "") != tt.timeout {
+			t.Errorf("killedByTimeout(exit %d, %v, %v) = %q, want timed out %v", tt.exit, tt.args, tt.seconds, got, tt.timeout)
 		}
 	}
 }
