@@ -89,6 +89,7 @@ var rules = slices.Concat(
 			`(?mi)^.*(?:Cannot connect to the Docker daemon|connection refused|ECONNREFUSED|connection reset|ECONNRESET|could not resolve host|name or service not known|temporary failure in name resolution|getaddrinfo ENOTFOUND|Failed to connect to|no route to host|network is unreachable).*$`)},
 		{name: "permission", doc: "permission denied, by the file system or sudo", category: Permission, match: matchRE(Permission,
 			`(?mi)^.*(?:permission denied|operation not permitted|access is denied|sudo: a (?:password|terminal) is required).*$`,
+			"(?m)^.*(?:You don't have write permissions for|Gem::FilePermissionError).*$", // RubyGems
 			`(?m)^.*(?:EACCES|EPERM).*$`)},
 		{name: "missing-file", doc: "files and directories that do not exist", category: MissingFile, match: matchRE(MissingFile,
 			`(?mi)^.*(?:no such file or directory|file or directory not found|can't open file|ENOENT|cannot find the (?:path|file) specified|file not found|not a directory|cannot access '[^']*').*$`,
