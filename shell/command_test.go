@@ -60,6 +60,8 @@ func TestParse(t *testing.T) {
 		{line: `make -C build V=1 test`, target: "make test"},
 		{line: `./gradlew -p app build --info`, target: "gradle build", args: "--info"},
 		{line: `gmake -j4 all`, target: "make all"},
+		{line: `bundle _2.3.26_ install --path vendor`, target: "bundle install", args: "--path vendor"},
+		{line: `jruby -S gem install rake -v 13.0`, target: "gem install", args: "rake -v 13.0"},
 		{line: `make`, target: "make"},
 		{line: `git -C repo status`, target: "git status"},
 		{line: `cargo test --release`, target: "cargo test", args: "--release"},

@@ -125,6 +125,7 @@ var installers = map[string]string{
 	"go install":      "-modfile -tags -ldflags -gcflags",
 	"cargo add":       "-F --features --rename --registry --path --git --branch --tag --rev -p --package --manifest-path",
 	"cargo install":   "-F --features --version --registry --index --git --branch --tag --rev --path --root -j --jobs --target --profile",
+	"gem install":     "-v --version -i --install-dir -n --bindir -s --source --platform",
 }
 
 const (

@@ -58,6 +58,7 @@ func TestPackages(t *testing.T) {
 		{`cargo install -f ripgrep`, []string{"ripgrep"}},              // -f: --force
 		{`npm i -w packages/web lodash`, []string{"lodash"}},
 		{`npm install --loglevel verbose --omit dev jest`, []string{"jest"}},
+		{`gem install bundler -v 2.3.26`, []string{"bundler"}},
 		{`pip show numpy`, nil},
 		{`python -m pip install numpy`, []string{"numpy"}},
 	}

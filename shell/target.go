@@ -9,6 +9,10 @@ import (
 
 var pythonRE = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
 
+// rubyVersionRE matches the version RubyGems' executables take first:
+// `bundle _2.3.26_ install`.
+var rubyVersionRE = regexp.MustCompile(`^_\d[\w.]*_$`)
+
 // subcommandTools are programs whose first non-option argument says what
 // they do: `go test` and `go build` are different targets.
 var subcommandTools = map[string]bool{
@@ -19,7 +23,7 @@ var subcommandTools = map[string]bool{
 	"dotnet": true, "make": true, "gmake": true, "gradle": true, "gradlew": true,
 	"mvn": true, "bazel": true, "systemctl": true, "conda": true, "rustup": true,
 	"nix": true, "composer": true, "bundle": true, "rake": true, "mix": true,
-	"swift": true, "just": true, "task": true, "cmake": true, "ollama": true,
+	"swift": true, "just": true, "task": true, "cmake": true, "ollama": true, "gem": true,
 	"huggingface-cli": true, "hf": true, "sglang": true, "vllm": true, "net": true,
 	"netsh": true, "winget": true, "choco": true, "scoop": true, "wsl": true,
 }
@@ -89,6 +93,8 @@ func identifyDepth(argv []string, depth int) (string, []string) {
 		return identifyPython(prog, rest, depth)
 	case prog == "node" || prog == "tsx" || prog == "ts-node":
 		return scriptTarget(prog, skipOptions(rest, "r", "require import loader"))
+	case (prog == "ruby" || prog == "jruby") && len(rest) > 1 && rest[0] == "-S" && depth < maxDepth:
+		return identifyDepth(rest[1:], depth+1) // `jruby -S gem install x` runs gem
 	case prog == "bun" && len(rest) > 0 && isScript(rest[0]):
 		return scriptTarget(prog, rest)
 	case launchers[prog]:
@@ -197,6 +203,9 @@ func subcommandTarget(prog string, args []string) (string, []string) {
 		for len(rest) > 0 && isAssignment(rest[0]) {
 			rest = rest[1:]
 		}
+	}
+	if (prog == "bundle" || prog == "gem") && len(rest) > 0 && rubyVersionRE.MatchString(rest[0]) {
+		rest = rest[1:] // `bundle _2.3.26_ install` runs that version's install
 	}
 	if len(rest) == 0 {
 		return prog, args
