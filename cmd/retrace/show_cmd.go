@@ -32,13 +32,22 @@ func (c *showCmd) Run(g *Globals, env *Env) error {
 	if rep == nil || len(rep.Sessions) == 0 {
 		return loadErr
 	}
-	var chains []*analyzer.Chain
+	// The chains the call is a failure or the fix of; else those it
+	// came between the attempts of.
+	var own, between []*analyzer.Chain
 	for _, s := range rep.Sessions {
 		for _, ch := range s.Chains {
-			if sel == "" || chainHas(ch, sel) {
-				chains = append(chains, ch)
+			switch {
+			case sel == "" || chainHas(ch, sel, false):
+				own = append(own, ch)
+			case chainHas(ch, sel, true):
+				between = append(between, ch)
 			}
 		}
+	}
+	chains := own
+	if len(chains) == 0 {
+		chains = between
 	}
 	if len(chains) == 0 {
 		if sel == "" {
@@ -58,17 +67,20 @@ func (c *showCmd) Run(g *Globals, env *Env) error {
 	return loadErr
 }
 
-// chainHas reports whether a chain holds the call sel names: by id, or by
-// message number ("33", "msg33", "msg 33").
-func chainHas(ch *analyzer.Chain, sel string) bool {
+// chainHas reports whether a chain holds the call sel names, by id or by
+// message number ("33", "msg33", "msg 33"): as a failure or the fix, or,
+// with between, as a call between its attempts.
+func chainHas(ch *analyzer.Chain, sel string, between bool) bool {
 	ids := slices.Concat(ch.Retries, []string{ch.Failure.CallID})
 	msgs := []int{ch.Failure.Msg}
 	for _, f := range ch.Failures() {
 		msgs = append(msgs, f.Msg)
 	}
-	for _, st := range ch.Between {
-		ids = append(ids, st.CallID)
-		msgs = append(msgs, st.Msg)
+	if between {
+		for _, st := range ch.Between {
+			ids = append(ids, st.CallID)
+			msgs = append(msgs, st.Msg)
+		}
 	}
 	if ch.Fix != nil {
 		ids = append(ids, ch.Fix.CallID)
