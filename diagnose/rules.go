@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -177,11 +178,14 @@ var notFoundREs = []*prefilter.Regexp{
 	prefilter.MustCompile(`(?m)^\S*sh: \d+: ([^\s:]+): not found\s*$`),
 	prefilter.MustCompile(`(?m)^(?:\S*/)?(?:ash|sh|busybox|dash): ([^\s:]+): not found\s*$`),
 	prefilter.MustCompile(`(?m)^'([^']+)' is not recognized as an internal or external command`),
-	// Node's spawn, as the TypeScript Codex CLI ran commands: no program
-	// of that name (a shell builtin run without a shell, or an argv of one
-	// word holding the whole command).
-	prefilter.MustCompile(`(?m)^Error: spawn (.+?) ENOENT\s*$`),
 }
+
+// spawnNotFoundRE matches the whole output of a command the TypeScript
+// Codex CLI could not start: Node's spawn found no program of that name (a
+// shell builtin run without a shell, or an argv of one word holding the
+// whole command). A program's own uncaught spawn error comes with a stack,
+// and is another failure (its child is missing).
+var spawnNotFoundRE = regexp.MustCompile(`\AError: spawn (.+) ENOENT\z`)
 
 // wrapperNotFoundRE finds a wrapper that could not run the program it was
 // given: "timeout: failed to run command ‘RUST_LOG=info’: No such file or
@@ -197,11 +201,15 @@ func matchNotFound(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	if m := wrapperNotFoundRE.FindStringSubmatch(out); m != nil && slices.Contains(strings.Fields(cmd.Line), m[1]) {
 		return &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: m[2]}
 	}
+	if m := spawnNotFoundRE.FindStringSubmatch(strings.TrimSpace(out)); m != nil &&
+		(m[1] == cmd.Program() || path.Base(m[1]) == cmd.Program() || m[1] == firstWord(cmd.Line)) {
+		return &Diagnosis{Category: CommandNotFound, Message: m[0], Program: m[1]}
+	}
 	for _, re := range notFoundREs {
 		for _, m := range re.FindAllStringSubmatch(out, -1) {
 			prog := m[1]
 			d := &Diagnosis{Category: CommandNotFound, Message: strings.TrimSpace(m[0]), Program: prog}
-			if prog == cmd.Program() || path.Base(prog) == cmd.Program() || prog == firstWord(cmd.Line) || slices.Contains(cmd.Filters, prog) ||
+			if prog == cmd.Program() || prog == firstWord(cmd.Line) || slices.Contains(cmd.Filters, prog) ||
 				slices.ContainsFunc(cmd.Others, func(a []string) bool { return len(a) > 0 && a[0] == prog }) {
 				return d
 			}

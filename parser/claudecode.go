@@ -95,6 +95,7 @@ type claudeDecoder struct {
 	names map[string]string // tool names and the like, kept once
 	done  func(*Call)       // called with each call once its result is read; may be nil
 	ready []*Call           // calls the record read finished, for done once the line is let go
+	cut   bool              // the record being read was cut short
 
 	// With forget, the session keeps no call: byID holds the calls still
 	// waiting for their result, noID those that cannot get one, and calls
@@ -306,7 +307,9 @@ func (d *claudeDecoder) cutShort(line []byte, n int) {
 	if role == "assistant" {
 		d.assistant(&rec, n)
 	} else {
+		d.cut = true
 		d.user(&rec, n)
+		d.cut = false
 	}
 }
 
@@ -325,7 +328,8 @@ func wholeBlock(block rawjson.Value, cut rawjson.Cut) bool {
 		}
 		return false
 	case "tool_result":
-		return cut.Key != "tool_use_id"
+		// Results that failed give their id after their content.
+		return cut.Key != "tool_use_id" && block.Get("tool_use_id").Exists()
 	}
 	return true
 }
@@ -528,13 +532,14 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		}
 		sum := d.digest(f.content.Raw(), f.isError.Raw())
 		if first.resultLine != 0 {
-			// A replayed copy of a result already read, unless it differs.
-			if first.result != sum {
+			// A replayed copy of a result already read, unless it differs
+			// (not from one cut short: the call is handed on already).
+			if first.result != sum && !first.cutResult {
 				d.s.skip(n, fmt.Sprintf("tool_result for %q differs from the one at line %d; skipped", id, first.resultLine))
 			}
 			continue
 		}
-		first.resultLine, first.result = n, sum
+		first.resultLine, first.result, first.cutResult = n, sum, d.cut
 		var extra rawjson.Value
 		if len(results) == 1 {
 			extra = rec.top.Get(cfToolUseResult)
@@ -661,6 +666,7 @@ func (d *claudeDecoder) finish() {
 type claudeFirst struct {
 	useLine, resultLine int
 	use, result         uint64
+	cutResult           bool // the result read was cut short: a whole copy differs
 }
 
 // digest sums the raw JSON of a record's fields.

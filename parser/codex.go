@@ -131,6 +131,8 @@ type codexDecoder struct {
 	// doc is the record being read, in the line reader's buffer, which
 	// the next line overwrites: what is kept of it goes through doc.Keep.
 	doc rawjson.Doc
+
+	typescript bool // the log is EnvGym's, of the TypeScript CLI
 }
 
 func decodeCodex(r io.Reader, name string) (*Session, error) {
@@ -139,18 +141,20 @@ func decodeCodex(r io.Reader, name string) (*Session, error) {
 		br = bufio.NewReader(r)
 	}
 	r = br
+	typescript := false
 	if head, _ := br.Peek(len(envgymRule)); bytes.Equal(head, envgymRule) {
-		r = newEnvgymReader(br)
+		r, typescript = newEnvgymReader(br), true
 	}
 	d := &codexDecoder{
-		s:       &Session{Path: name, Format: "codex", Calls: []*Call{}},
-		calls:   make(map[string]*codexCall),
-		polls:   make(map[string]*codexCall),
-		orphans: make(map[string]string),
-		running: make(map[string]*codexCall),
-		outputs: make(map[string]bool),
-		items:   make(map[string]*codexCall),
-		msg:     -1,
+		typescript: typescript,
+		s:          &Session{Path: name, Format: "codex", Calls: []*Call{}},
+		calls:      make(map[string]*codexCall),
+		polls:      make(map[string]*codexCall),
+		orphans:    make(map[string]string),
+		running:    make(map[string]*codexCall),
+		outputs:    make(map[string]bool),
+		items:      make(map[string]*codexCall),
+		msg:        -1,
 	}
 	err := forEachLine(r, d.s, func(line []byte, n int) {
 		d.record(line, n)
@@ -509,7 +513,7 @@ func (d *codexDecoder) output(p *rawjson.Fields, n int, when time.Time) {
 	if !c.endExit && res.exit != nil {
 		c.Exit = res.exit
 	}
-	if note := killedByTimeout(c.Call, res); note != "" {
+	if note := killedByTimeout(c.Call, res, d.typescript); note != "" {
 		c.Status, c.Note = StatusInterrupted, note
 	}
 	if res.session != "" && c.Exit == nil {
@@ -703,24 +707,24 @@ func parseExec(text string) execResult {
 	}
 }
 
-// killedByTimeout says how the CLI's own timeout stopped a call, or "":
-// the call was killed by a signal (exit 143 for SIGTERM, 137 for SIGKILL)
-// once it had run about as long as the timeout its arguments gave, in
-// milliseconds (the TypeScript CLI's `timeout`, the Rust one's
-// `timeout_ms`). Agents that mean seconds get their commands stopped
-// within a second.
-func killedByTimeout(c *Call, res execResult) string {
-	if c.Exit == nil || *c.Exit != 143 && *c.Exit != 137 || res.seconds == nil {
+// killedByTimeout says how the TypeScript CLI's own timeout stopped a
+// call, or "": Node's spawn sends SIGTERM (exit 143) once the call has run
+// as long as its `timeout` argument, in milliseconds, or 10 s without one.
+// Agents that mean seconds get their commands stopped within a second.
+// The Rust CLI reports its timeouts otherwise (exit 124, "command timed
+// out"), and is not read so.
+func killedByTimeout(c *Call, res execResult, typescript bool) string {
+	if !typescript || c.Exit == nil || *c.Exit != 143 || res.seconds == nil {
 		return ""
 	}
 	secs := *res.seconds
-	limit := c.Args["timeout_ms"]
-	if limit == "" {
-		limit = c.Args["timeout"]
-	}
+	limit := c.Args["timeout"]
 	ms, err := strconv.ParseFloat(limit, 64)
+	if limit == "" || err == nil && ms == 0 {
+		limit, ms, err = "10000", 10000, nil // the CLI's default
+	}
 	// The run is timed to a tenth of a second, and the kill takes its time.
-	if err != nil || ms <= 0 || secs+0.1 < 0.9*ms/1000 {
+	if err != nil || ms < 0 || secs+0.1 < 0.9*ms/1000 {
 		return ""
 	}
 	return fmt.Sprintf("timed out: killed by its timeout of %s ms after %s s", limit, strconv.FormatFloat(secs, 'f', -1, 64))

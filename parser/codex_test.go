@@ -125,25 +125,30 @@ func TestParseExec(t *testing.T) {
 func TestKilledByTimeout(t *testing.T) {
 	secs := func(f float64) *float64 { return &f }
 	tests := []struct {
-		exit    int
-		args    map[string]string
-		seconds *float64
-		timeout bool
+		exit       int
+		args       map[string]string
+		seconds    *float64
+		typescript bool
+		timeout    bool
 	}{
-		{143, map[string]string{"timeout": "600"}, secs(0.6), true}, // seconds meant, milliseconds read
-		{143, map[string]string{"timeout": "30"}, secs(0), true},
-		{143, map[string]string{"timeout": "2400"}, secs(2.8), true}, // slow to die
-		{137, map[string]string{"timeout_ms": "2000"}, secs(2.0), true},
-		{143, map[string]string{"timeout": "600000"}, secs(0.6), false}, // killed long before its time
-		{1, map[string]string{"timeout": "600"}, secs(0.6), false},
-		{143, nil, secs(0.6), false},
-		{143, map[string]string{"timeout": "600"}, nil, false},
-		{143, map[string]string{"timeout": "soon"}, secs(0.6), false},
+		{143, map[string]string{"timeout": "600"}, secs(0.6), true, true}, // seconds meant, milliseconds read
+		{143, map[string]string{"timeout": "30"}, secs(0), true, true},
+		{143, map[string]string{"timeout": "2400"}, secs(2.8), true, true}, // slow to die
+		{143, nil, secs(10.0), true, true},                                 // the default of 10 s
+		{143, map[string]string{"timeout": "0"}, secs(10.1), true, true},
+		{143, nil, secs(3.0), true, false},
+		{143, map[string]string{"timeout": "600000"}, secs(0.6), true, false}, // killed long before its time
+		{137, map[string]string{"timeout": "2000"}, secs(2.0), true, false},   // SIGKILL is not the CLI's
+		{1, map[string]string{"timeout": "600"}, secs(0.6), true, false},
+		{143, map[string]string{"timeout": "600"}, nil, true, false},
+		{143, map[string]string{"timeout": "soon"}, secs(0.6), true, false},
+		{143, map[string]string{"timeout_ms": "600"}, secs(0.6), false, false}, // the Rust CLI
+		{143, map[string]string{"timeout": "600"}, secs(0.6), false, false},
 	}
 	for _, tt := range tests {
 		c := &Call{Exit: &tt.exit, Args: tt.args}
-		if got := killedByTimeout(c, execResult{seconds: tt.seconds}); (got != "") != tt.timeout {
-			t.Errorf("killedByTimeout(exit %d, %v, %v) = %q, want timed out %v", tt.exit, tt.args, tt.seconds, got, tt.timeout)
+		if got := killedByTimeout(c, execResult{seconds: tt.seconds}, tt.typescript); (got != "") != tt.timeout {
+			t.Errorf("killedByTimeout(exit %d, %v, %v, typescript %v) = %q, want timed out %v", tt.exit, tt.args, tt.seconds, tt.typescript, got, tt.timeout)
 		}
 	}
 }

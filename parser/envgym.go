@@ -38,9 +38,10 @@ func isEnvgym(head []byte) bool {
 	return false
 }
 
-// maxEnvgymItem bounds the text of one item: an item that does not close
-// before it is handed over as it is, and reported as malformed.
-const maxEnvgymItem = 64 << 20
+// maxEnvgymItem bounds the text of one item, as MaxRecord bounds a line
+// of JSON: an item that does not close before it is handed over as it is,
+// and reported as malformed, and the rest of its lines are not held.
+var maxEnvgymItem = MaxRecord
 
 // An envgymReader reads an EnvGym log as the lines of a legacy rollout.
 type envgymReader struct {
@@ -49,6 +50,7 @@ type envgymReader struct {
 	item  []byte // the item being gathered, from its opening brace
 	lines int    // the lines of item
 	prev  []byte // the last item handed over, compacted
+	long  bool   // the item passed maxEnvgymItem: the rest of its lines are dropped
 	err   error
 }
 
@@ -61,7 +63,7 @@ func (e *envgymReader) Read(p []byte) (int, error) {
 		if e.err != nil {
 			return 0, e.err
 		}
-		line, err := e.in.ReadBytes('\n')
+		line, err := e.readLine()
 		if len(line) > 0 {
 			e.line(line)
 		}
@@ -75,20 +77,51 @@ func (e *envgymReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// line takes one line of the log.
-func (e *envgymReader) line(line []byte) {
-	switch {
-	case e.item != nil:
-		e.item = append(e.item, line...)
-		e.lines++
-		if string(bytes.TrimRight(line, "\r\n")) == "}" {
-			e.handOver(true)
-		} else if len(e.item) > maxEnvgymItem {
-			e.handOver(false)
+// readLine returns the next line of the log with its newline; of a line
+// that would take the item, or itself, past maxEnvgymItem, only the
+// newline, and the item is marked long.
+func (e *envgymReader) readLine() ([]byte, error) {
+	var line []byte
+	cut := false
+	for {
+		part, err := e.in.ReadSlice('\n')
+		if cut || len(e.item)+len(line)+len(part) > maxEnvgymItem {
+			cut, line = true, line[:0]
+		} else {
+			line = append(line, part...)
 		}
-	case envgymItemRE.Match(line):
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if cut {
+			e.long = e.item != nil
+			if err == nil {
+				line = append(line, '\n')
+			}
+		}
+		return line, err
+	}
+}
+
+// line takes one line of the log. A line that starts an item ends the one
+// being gathered, which did not close.
+func (e *envgymReader) line(line []byte) {
+	start := envgymItemRE.Match(line)
+	if start && e.item != nil {
+		e.handOver(false)
+	}
+	switch {
+	case start:
 		e.item = append(e.item[:0:0], '{', '\n')
 		e.lines = 1
+	case e.item != nil:
+		e.lines++
+		if !e.long {
+			e.item = append(e.item, line...)
+		}
+		if string(bytes.TrimRight(line, "\r\n")) == "}" {
+			e.handOver(!e.long)
+		}
 	default:
 		e.out = append(e.out, '\n')
 	}
@@ -110,9 +143,12 @@ func (e *envgymReader) handOver(closed bool) {
 			e.prev = bytes.Clone(b.Bytes())
 		}
 	default:
-		e.out = append(e.out, bytes.ReplaceAll(bytes.TrimRight(e.item, "\r\n"), []byte("\n"), []byte(" "))...)
+		// Its lines joined (white space inside a JSON value is only
+		// between tokens), for the decoder to find where it breaks.
+		joined := bytes.ReplaceAll(bytes.TrimRight(e.item, "\r\n"), []byte("\n"), []byte(" "))
+		e.out = append(e.out, bytes.ReplaceAll(joined, []byte("\r"), nil)...)
 		e.prev = nil
 	}
 	e.out = append(e.out, bytes.Repeat([]byte("\n"), e.lines)...)
-	e.item, e.lines = nil, 0
+	e.item, e.lines, e.long = nil, 0, false
 }
