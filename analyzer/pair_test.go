@@ -195,6 +195,10 @@ func TestPair(t *testing.T) {
 			{cmd: `python3 -c "import json; print(json.load(open('c.json'))['x'])"`, exit: 1, out: pyTraceback("KeyError: 'x'")},
 			{cmd: `python3 -c "import json, sys; print(json.load(open('c.json')).get('x'), file=sys.stderr)"`}},
 			[]string{"c1 → c2 argv"}},
+		{"a snippet's __future__ import is set aside", []step{
+			{cmd: `python3 -c "from __future__ import print_function; import json; print(json.load(open('c.json'))['x'])"`, exit: 1, out: pyTraceback("KeyError: 'x'")},
+			{cmd: `python3 -c "import json; print(json.load(open('c.json')).get('x'))"`}},
+			[]string{"c1 → c2 argv"}},
 		{"a snippet that imports nothing is retried by any", []step{
 			{cmd: "python -c \"print(f'{\\\"a\\\"}')\"", exit: 1, out: pyTraceback("SyntaxError: f-string expression part cannot include a backslash")},
 			{cmd: "python -c \"import re\nprint(re.escape('a'))\""}},
