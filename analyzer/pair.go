@@ -532,11 +532,12 @@ func (a *sessionAnalysis) chain(attempts []int, fix int) *Chain {
 	c := a.s.Calls[fix]
 	ch.fix = c
 	ch.Fix = &Fix{CallID: c.ID, Msg: c.Msg, Command: commandOf(c)}
-	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, ch.Between)
-	a.explain(ch.Fix, ch.Failure, last, fix)
+	retry := a.retryCommand(last, fix)
+	ch.Fix.Kind, ch.Fix.Because = a.fixKind(last, fix, retry, ch.Between)
+	a.explain(ch.Fix, ch.Failure, last, fix, retry)
 	if ch.Fix.Kind == FixArgv {
 		if a.cmds[fix] != nil {
-			ch.Diff = diffCommands(a.cmds[last], a.retryCommand(last, fix))
+			ch.Diff = diffCommands(a.cmds[last], retry)
 		} else {
 			ch.Diff = diffInputs(a.s.Calls[last], a.s.Calls[fix])
 		}
@@ -691,13 +692,13 @@ func (a *sessionAnalysis) sharesObject(i, j int) bool {
 // the other commands on the fix's own line (`pip install x && x`).
 //
 // Only a shell line runs other commands: a tool call of another target
-// (one that named no file, then the file) changed its arguments.
-func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []string) {
+// (one that named no file, then the file) changed its arguments. retry is
+// the fix's command that ran the target again (see retryCommand).
+func (a *sessionAnalysis) fixKind(last, fix int, retry *shell.Command, between []Step) (FixKind, []string) {
 	ownLine := a.cmds[fix] != nil && a.targets[fix] != a.targets[last]
 	if !ownLine && a.failures[last].Category == diagnose.ShellSyntax && a.s.Calls[last].Command != a.s.Calls[fix].Command {
 		return FixArgv, nil // the same words, quoted so that the shell reads them
 	}
-	retry := a.retryCommand(last, fix)
 	if !ownLine && (retry != a.cmds[fix] || !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], retry)) {
 		cl, cf := a.cmds[last], retry
 		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) ||
@@ -727,8 +728,9 @@ func (a *sessionAnalysis) fixKind(last, fix int, between []Step) (FixKind, []str
 }
 
 // explain names what the calls behind an edit, environment or wait fix
-// changed; last is the chain's last failure and k the fix.
-func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int) {
+// changed; last is the chain's last failure, k the fix and retry its
+// command that ran the target again.
+func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int, retry *shell.Command) {
 	for _, id := range fix.Because {
 		j := a.index[id]
 		c := a.s.Calls[j]
@@ -743,7 +745,7 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int) {
 			// The change is on the fix's own line: its commands that the
 			// failed line did not run, other than the target; none when
 			// the line only dropped some.
-			for _, argv := range lineChanges(a.cmds[last], a.cmds[k], a.retryCommand(last, k), a.targets[last]) {
+			for _, argv := range lineChanges(a.cmds[last], a.cmds[k], retry, a.targets[last]) {
 				fix.Changes = append(fix.Changes, termtext.Cut(strings.Join(argv, " "), 120))
 			}
 		default:
