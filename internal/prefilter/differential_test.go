@@ -86,7 +86,7 @@ func prefilterDiff(p *prefilter.Regexp, s string) string {
 			return "ruled out a text the expression matches"
 		}
 		return ""
-	case i == 0 && !p.ByLine(s):
+	case i == 0 && !p.ByLine(s) && !p.TryAt(s):
 		return "" // the methods run the expression on s itself
 	}
 	for _, c := range []struct {

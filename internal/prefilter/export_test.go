@@ -12,6 +12,9 @@ func (p *Regexp) Needles() []string { p.ready(); return p.needles }
 // ByLine is byLine, for the differential tests.
 func (p *Regexp) ByLine(s string) bool { return p.byLine(s) }
 
+// TryAt is tryAt, for the differential tests.
+func (p *Regexp) TryAt(s string) bool { return p.tryAt(s) }
+
 // Words returns the strings a line holds exactly when it is a match of p;
 // nil when p's matches are not whole lines.
 func (p *Regexp) Words() []string { p.ready(); return p.words }

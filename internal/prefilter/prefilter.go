@@ -51,6 +51,10 @@ type Regexp struct {
 	fold    bool     // needles are in lower case and match in any case
 	seek    bool     // matches start at or after the line of the first needle
 	lines   bool     // no match holds a newline: each is in a line of a needle, read alone
+	// at, when not nil, is the expression anchored at the start of its
+	// text: every match starts a line that holds a needle, and the first
+	// is found by trying at those lines alone (see first).
+	at *regexp.Regexp
 	// words, when not nil, are the strings a line holds exactly when it
 	// is a match, as "A" and "B" of `(?m)^.*(?:A|B).*$`: on the lines of
 	// the needles, they are looked for instead of running the expression.
@@ -112,6 +116,9 @@ func (p *Regexp) compile() {
 		// Read alone, a line ends where the text does: an expression
 		// anchored at the text's ends would match otherwise.
 		p.lines = p.seek && !canNewline(re) && !hasOp(re, syntax.OpEndText)
+		if p.seek && !p.lines && startsLine(re) {
+			p.at = regexp.MustCompile(`\A(?:` + expr + `)`)
+		}
 	}
 	if set, fold, ok := wholeLine(re); ok && p.lines && p.re.NumSubexp() == 0 {
 		p.words, p.wordsFold = minimal(set), fold
@@ -461,6 +468,20 @@ func canNewline(re *syntax.Regexp) bool {
 	return slices.ContainsFunc(re.Sub, canNewline)
 }
 
+// startsLine reports whether every match of re starts a line: re begins
+// with ^ in multi-line mode.
+func startsLine(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine:
+		return true
+	case syntax.OpConcat, syntax.OpCapture:
+		return len(re.Sub) > 0 && startsLine(re.Sub[0])
+	case syntax.OpAlternate:
+		return !slices.ContainsFunc(re.Sub, func(sub *syntax.Regexp) bool { return !startsLine(sub) })
+	}
+	return false
+}
+
 // hasOp reports whether op appears anywhere in re.
 func hasOp(re *syntax.Regexp, op syntax.Op) bool {
 	if re.Op == op {
@@ -731,6 +752,42 @@ func (p *Regexp) findLine(s string, sub bool) (m []int) {
 	return m
 }
 
+// maxTries bounds the lines at which an anchored expression is tried
+// before the rest of the text is left to the expression itself: a try may
+// read far past its line (`'[^']*'` on a quote never closed), and a text
+// with a needle on every line would be read again from each.
+const maxTries = 16
+
+// tryAt reports whether the first match in s is to be found by trying the
+// anchored expression at the lines of the needles: not when a rune of s
+// folds to an ASCII letter of a needle, which their searches do not find.
+func (p *Regexp) tryAt(s string) bool {
+	p.ready()
+	return p.at != nil && !(p.fold && foldsToASCII(s, p.needles))
+}
+
+// findAt returns the first match in s, as FindStringSubmatchIndex does
+// (with its groups when sub is set), when the expression is tried at the
+// lines of the needles. Every match starts a line that holds a needle, so
+// the first try that matches finds the first match.
+func (p *Regexp) findAt(s string, sub bool) (m []int) {
+	tries := 0
+	p.needleLines(s, func(off int, _ string) bool {
+		re := p.at
+		if tries++; tries > maxTries {
+			re = p.re // the first match is at or after this line
+		}
+		if sub {
+			m = re.FindStringSubmatchIndex(s[off:])
+		} else {
+			m = re.FindStringIndex(s[off:])
+		}
+		shift(m, off)
+		return m == nil && re == p.at
+	})
+	return m
+}
+
 // findAllLines is FindAllStringSubmatchIndex (FindAllStringIndex unless
 // sub is set) when the expression is run by line.
 func (p *Regexp) findAllLines(s string, n int, sub bool) (all [][]int) {
@@ -778,8 +835,11 @@ func submatches(s string, m []int) []string {
 
 // MatchString is regexp.MatchString, skipping texts with no needle.
 func (p *Regexp) MatchString(s string) bool {
-	if p.byLine(s) {
+	switch {
+	case p.byLine(s):
 		return p.findLine(s, false) != nil
+	case p.tryAt(s):
+		return p.findAt(s, false) != nil
 	}
 	i, ok := p.from(s)
 	return ok && p.re.MatchString(s[i:])
@@ -787,8 +847,8 @@ func (p *Regexp) MatchString(s string) bool {
 
 // FindString is regexp.FindString, skipping texts with no needle.
 func (p *Regexp) FindString(s string) string {
-	if p.byLine(s) {
-		if m := p.findLine(s, false); m != nil {
+	if p.byLine(s) || p.tryAt(s) {
+		if m := p.FindStringIndex(s); m != nil {
 			return s[m[0]:m[1]]
 		}
 		return ""
@@ -803,8 +863,11 @@ func (p *Regexp) FindString(s string) string {
 // FindStringIndex is regexp.FindStringIndex, skipping texts with no
 // needle.
 func (p *Regexp) FindStringIndex(s string) []int {
-	if p.byLine(s) {
+	switch {
+	case p.byLine(s):
 		return p.findLine(s, false)
+	case p.tryAt(s):
+		return p.findAt(s, false)
 	}
 	i, ok := p.from(s)
 	if !ok {
@@ -816,8 +879,8 @@ func (p *Regexp) FindStringIndex(s string) []int {
 // FindStringSubmatch is regexp.FindStringSubmatch, skipping texts with no
 // needle.
 func (p *Regexp) FindStringSubmatch(s string) []string {
-	if p.byLine(s) {
-		return submatches(s, p.findLine(s, true))
+	if p.byLine(s) || p.tryAt(s) {
+		return submatches(s, p.FindStringSubmatchIndex(s))
 	}
 	i, ok := p.from(s)
 	if !ok {
@@ -829,8 +892,11 @@ func (p *Regexp) FindStringSubmatch(s string) []string {
 // FindStringSubmatchIndex is regexp.FindStringSubmatchIndex, skipping
 // texts with no needle.
 func (p *Regexp) FindStringSubmatchIndex(s string) []int {
-	if p.byLine(s) {
+	switch {
+	case p.byLine(s):
 		return p.findLine(s, true)
+	case p.tryAt(s):
+		return p.findAt(s, true)
 	}
 	i, ok := p.from(s)
 	if !ok {

@@ -86,6 +86,58 @@ func TestWholeLine(t *testing.T) {
 	}
 }
 
+// TestTryAt checks the expressions tried at the lines of their needles:
+// those whose every match starts a line that holds a needle, and which a
+// match may not end on the same line. They find what the expression finds,
+// also on texts with more lines of needles than are tried.
+func TestTryAt(t *testing.T) {
+	for _, tt := range []struct {
+		expr string
+		at   bool
+	}{
+		{`(?m)^error: unknown option '([^']+)'`, true},
+		{`(?m)^(?:a|b)?error: '[^']*'`, true},
+		{`(?m)(?:^|, )error: '[^']*'`, false}, // a match may start mid-line
+		{`(?m)^(?:x: )?error: '[^']*'|^fatal: '[^']*'`, true},
+		{`(?m)^error: \S+$`, false}, // by line
+		{`error: '[^']*'`, false},   // not at a line's start
+		{`^error: '[^']*'`, false},  // the text's start, not a line's
+		{`(?m)^[^']*'`, false},      // no needle
+	} {
+		p := MustCompile(tt.expr)
+		all = all[:len(all)-1]
+		if got := p.tryAt(""); got != tt.at {
+			t.Errorf("%s: tried at needles %v, want %v", tt.expr, got, tt.at)
+		}
+	}
+	p := MustCompile(`(?m)^(?:(\w+): )?error: unknown option '([^']+)'`)
+	all = all[:len(all)-1]
+	unclosed := strings.Repeat("x: error: unknown option 'y\n", maxTries/2)
+	misses := strings.Repeat(" error: unknown option 'm'\n", maxTries) // needles, no match
+	for _, s := range []string{
+		"",
+		"error: unknown option 'a'",
+		"ok\nerror: unknown option 'a\nb'\n",
+		"error: unknown command\ngit: error: unknown option 'z'\n",
+		unclosed,
+		unclosed + "'",
+		misses + "error: unknown option 'q'\nerror: unknown option 'r'",
+		misses + misses + "p: error: unknown option 'q'",
+		unclosed + misses + "'\n",
+	} {
+		re := p.Regexp()
+		if got, want := p.FindStringSubmatchIndex(s), re.FindStringSubmatchIndex(s); !slices.Equal(got, want) {
+			t.Errorf("FindStringSubmatchIndex(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := p.FindString(s), re.FindString(s); got != want {
+			t.Errorf("FindString(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := p.MatchString(s), re.MatchString(s); got != want {
+			t.Errorf("MatchString(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
 func TestFoldsToASCII(t *testing.T) {
 	for c := 'a'; c <= 'z'; c++ {
 		for r := unicode.SimpleFold(c); r != c; r = unicode.SimpleFold(r) {
