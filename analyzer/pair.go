@@ -259,9 +259,35 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	// Looking at one file and then at another is exploring, not retrying:
 	// a viewer's retry must look at one of the same things.
 	if a.cmds[i].Looks() {
-		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i]))
+		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i])) ||
+			a.failures[i] != nil && a.failures[i].Category == diagnose.MissingFile && correctsPath(a.cmds[i], a.cmds[j])
 	}
 	return true
+}
+
+// correctsPath reports whether y looks at a path that corrects one x
+// looked at, which was missing: a file in the same directory whose name
+// is the missing one's with another extension (`README.rst` for
+// `README.md`) or longer (`default_config.cfg` for `default.cfg`). The
+// same name in another directory is another thing (another user's
+// `Library/Containers/`).
+func correctsPath(x, y *shell.Command) bool {
+	return slices.ContainsFunc(pathWords(x), func(p string) bool {
+		return slices.ContainsFunc(pathWords(y), func(q string) bool { return correctedPath(p, q) })
+	})
+}
+
+func correctedPath(p, q string) bool {
+	dp, bp := path.Split(p)
+	dq, bq := path.Split(q)
+	if dp != dq || bp == bq || strings.ContainsAny(bp+bq, "*?") {
+		return false
+	}
+	sp, sq := strings.TrimSuffix(bp, path.Ext(bp)), strings.TrimSuffix(bq, path.Ext(bq))
+	if len(sp) > len(sq) {
+		sp, sq = sq, sp
+	}
+	return len(sp) >= 3 && (sp == sq || strings.HasPrefix(sq, sp) && strings.ContainsRune("_-.", rune(sq[len(sp)])))
 }
 
 // sameSubject reports whether line y works on what line x did with
@@ -451,12 +477,17 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 		return false
 	}
 	o := cj.Other(t)
+	if o == nil {
+		// t filters the output of j's line (`git diff | grep x`): what it
+		// reads is what the line looks at.
+		return len(pathWords(ci)) == 0 || sharesWord(ci, cj, false)
+	}
 	// As in sameTarget, a viewer's retry looks at one of the same things.
 	// A failure blamed on another command of its line is held to the
 	// paths of its line's own command: the line run again with that
 	// command corrected (`app & sleep 2; ls ~/Documents` after `app &
 	// sleep 2; ls ~/Pictures`) fixes it.
-	if o != nil && t == ci.Target {
+	if t == ci.Target {
 		if !sameSubject(ci, cj, t) {
 			return false
 		}
@@ -464,7 +495,7 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 			return sharesWord(ci, o, neverRan(a.failures[i]))
 		}
 	}
-	return o == nil || len(pathWords(ci)) == 0 || sharesWord(ci, o, false)
+	return len(pathWords(ci)) == 0 || sharesWord(ci, o, false)
 }
 
 // errorActions are the values of PowerShell's -ErrorAction, which say

@@ -382,6 +382,30 @@ func TestPair(t *testing.T) {
 			{cmd: "rmdir data/node_modules && rmdir data", exit: 1, out: "rmdir: data/node_modules: Directory not empty"},
 			{cmd: "mv charts/* web/charts/ && rmdir charts"}},
 			[]string{"c1 → unresolved"}},
+		{"a search of another command's output is no retry of a search of files", []step{
+			{cmd: `grep -r "encoding" src/core/default.cfg`, exit: 2, out: "grep: src/core/default.cfg: No such file or directory"},
+			{cmd: `git diff HEAD src/core/linted_file.py | grep -A5 "def persist"`}},
+			[]string{"c1 → unresolved"}},
+		{"a search of the same file's text is", []step{
+			{cmd: `grep -c "encoding" src/core/default.cfg`, exit: 2, out: "grep: src/core/default.cfg: Permission denied"},
+			{cmd: `sudo cat src/core/default.cfg | grep -c encoding`}},
+			[]string{"c1 → c2 environment because c2"}},
+		{"a missing file's name corrected is a retry", []step{
+			{cmd: `grep -r "encoding" src/core/default.cfg`, exit: 2, out: "grep: src/core/default.cfg: No such file or directory"},
+			{cmd: `grep -n "encoding" src/core/default_config.cfg`}},
+			[]string{"c1 → c2 argv"}},
+		{"another file of the directory is not", []step{
+			{cmd: `cat tests/test_x.py`, exit: 1, out: "cat: tests/test_x.py: No such file or directory"},
+			{cmd: `cat tests/test_y.py`}},
+			[]string{"c1 → unresolved"}},
+		{"nor the same name in another directory", []step{
+			{cmd: "ls -la users/new_user/Library/Containers/", exit: 1, out: "ls: users/new_user/Library/Containers/: No such file or directory"},
+			{cmd: "ls -la users/old_user/Library/Containers/"}},
+			[]string{"c1 → unresolved"}},
+		{"nor a file of a name corrected that was there", []step{
+			{cmd: `grep -c "encoding" src/core/default.cfg`, exit: 2, out: "grep: src/core/default.cfg: Permission denied"},
+			{cmd: `grep -n "encoding" src/core/default_config.cfg`}},
+			[]string{"c1 → unresolved"}},
 		{"a powershell assignment runs its cmdlet", []step{
 			{cmd: `powershell '$prefs = Get-MpPreference; $prefs.ExclusionPath | Sort-Object'`, exit: 1, out: "Command failed: cygpath -u 'c:\\users\\dev'"},
 			{cmd: `powershell 'Get-MpPreference | Select-Object -ExpandProperty ExclusionPath'`}},
