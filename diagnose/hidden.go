@@ -33,6 +33,39 @@ func hiddenFailure(out string, cmd *shell.Command) *Diagnosis {
 				Evidence: "an error line, exit status hidden by " + cmd.MaskedBy()}
 		}
 	}
+	return pipFailed(out, cmd)
+}
+
+// pipErrorREs find the errors with which pip gives up, which do not name
+// pip: a requirement it could not find or resolve, packages it could not
+// install. The first names the failure best.
+var pipErrorREs = []*prefilter.Regexp{
+	prefilter.MustCompile(`(?m)^ERROR: No matching distribution found for .*$`),
+	prefilter.MustCompile(`(?m)^ERROR: (?:Could not find a version that satisfies the requirement|Could not install packages due to|Invalid requirement:|Could not open requirements file:|ResolutionImpossible:|Cannot install) .*$`),
+}
+
+// pipFailed finds the error of a pip install whose status the line hides
+// when it is not the output's last (`pip install erfa 2>&1; pip install
+// --no-deps astropy` could not find erfa, and then installed astropy).
+func pipFailed(out string, cmd *shell.Command) *Diagnosis {
+	pip := false
+	for _, argv := range lineProgramsArgv(cmd) {
+		t := cmd.Peeled(argv).Target
+		pip = pip || t == "pip install" || t == "pip3 install"
+	}
+	if !pip {
+		return nil
+	}
+	for _, re := range pipErrorREs {
+		if msg := re.FindString(out); msg != "" {
+			d := matchRules(msg, cmd, false, func(*rule) bool { return true }) // "…due to an OSError: [Errno 13] Permission denied"
+			if d == nil {
+				d = &Diagnosis{Category: NonzeroExit, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
+			}
+			d.Evidence = "pip reported an error the line's exit status hides"
+			return d
+		}
+	}
 	return nil
 }
 
