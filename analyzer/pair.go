@@ -260,34 +260,45 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 	// a viewer's retry must look at one of the same things.
 	if a.cmds[i].Looks() {
 		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i])) ||
-			a.failures[i] != nil && a.failures[i].Category == diagnose.MissingFile && correctsPath(a.cmds[i], a.cmds[j])
+			correctsMissing(a.failures[i], a.cmds[i], a.cmds[j])
 	}
 	return true
 }
 
-// correctsPath reports whether y looks at a path that corrects one x
-// looked at, which was missing: a file in the same directory whose name
-// is the missing one's with another extension (`README.rst` for
-// `README.md`) or longer (`default_config.cfg` for `default.cfg`). The
-// same name in another directory is another thing (another user's
-// `Library/Containers/`).
-func correctsPath(x, y *shell.Command) bool {
+// correctsMissing reports whether y looks at a file whose name corrects
+// that of one x looked at and failure f says is missing: in the same
+// directory, the missing name made longer, its extension kept
+// (`default_config.cfg` for `default.cfg`). A test or a copy of the file
+// (`main_test.go`, `app.bak.py`) is another file.
+func correctsMissing(f *Failure, x, y *shell.Command) bool {
+	if f == nil || f.Category != diagnose.MissingFile {
+		return false
+	}
 	return slices.ContainsFunc(pathWords(x), func(p string) bool {
-		return slices.ContainsFunc(pathWords(y), func(q string) bool { return correctedPath(p, q) })
+		return strings.Contains(f.Message, path.Base(p)) &&
+			slices.ContainsFunc(pathWords(y), func(q string) bool { return correctedName(p, q) })
 	})
 }
 
-func correctedPath(p, q string) bool {
+// correctedName reports whether path q is path p's name made longer, as
+// correctsMissing says.
+func correctedName(p, q string) bool {
 	dp, bp := path.Split(p)
 	dq, bq := path.Split(q)
-	if dp != dq || bp == bq || strings.ContainsAny(bp+bq, "*?") {
+	ext := path.Ext(bp)
+	if dp != dq || path.Ext(bq) != ext || strings.ContainsAny(bp+bq, "*?") {
 		return false
 	}
-	sp, sq := strings.TrimSuffix(bp, path.Ext(bp)), strings.TrimSuffix(bq, path.Ext(bq))
-	if len(sp) > len(sq) {
-		sp, sq = sq, sp
+	stem := strings.TrimSuffix(bp, ext)
+	added, ok := strings.CutPrefix(strings.TrimSuffix(bq, ext), stem)
+	if !ok || len(stem) < 3 || len(added) < 2 || !strings.ContainsRune("_-.", rune(added[0])) {
+		return false
 	}
-	return len(sp) >= 3 && (sp == sq || strings.HasPrefix(sq, sp) && strings.ContainsRune("_-.", rune(sq[len(sp)])))
+	switch strings.ToLower(added[1:]) {
+	case "test", "tests", "spec", "bak", "orig", "old", "backup", "copy", "new", "tmp":
+		return false
+	}
+	return true
 }
 
 // sameSubject reports whether line y works on what line x did with
@@ -479,8 +490,10 @@ func (a *sessionAnalysis) runsTarget(i, j int) bool {
 	o := cj.Other(t)
 	if o == nil {
 		// t filters the output of j's line (`git diff | grep x`): what it
-		// reads is what the line looks at.
-		return len(pathWords(ci)) == 0 || sharesWord(ci, cj, false)
+		// reads is what the line looks at. (A failure blamed on a filter of
+		// its own line, `curl …/users | jq …`, is its filter's: the line
+		// may change what it reads, `curl …/users/list | jq …`.)
+		return t != ci.Target || len(pathWords(ci)) == 0 || sharesWord(ci, cj, false)
 	}
 	// As in sameTarget, a viewer's retry looks at one of the same things.
 	// A failure blamed on another command of its line is held to the

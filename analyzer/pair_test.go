@@ -402,6 +402,24 @@ func TestPair(t *testing.T) {
 			{cmd: "ls -la users/new_user/Library/Containers/", exit: 1, out: "ls: users/new_user/Library/Containers/: No such file or directory"},
 			{cmd: "ls -la users/old_user/Library/Containers/"}},
 			[]string{"c1 → unresolved"}},
+		{"nor a longer name of a file that was there", []step{
+			{cmd: "cat src/config.py src/settings.py", exit: 1, out: "cat: src/settings.py: No such file or directory"},
+			{cmd: "cat src/config_loader.py"}},
+			[]string{"c1 → unresolved"}},
+		{"nor a pattern", []step{
+			{cmd: `grep -n "self.config" app/settings.py`, exit: 2, out: "grep: app/settings.py: No such file or directory"},
+			{cmd: `grep -rn "self.config_path" app/core/`}},
+			[]string{"c1 → unresolved"}},
+		{"nor a test of the file, or a shorter name", []step{
+			{cmd: "cat main.go", exit: 1, out: "cat: main.go: No such file or directory"},
+			{cmd: "cat main_test.go"},
+			{cmd: "cat tests/test_main_window.py", exit: 1, out: "cat: tests/test_main_window.py: No such file or directory"},
+			{cmd: "cat tests/test_main.py"}},
+			[]string{"c1 → unresolved", "c3 → unresolved"}},
+		{"a filter's failure is retried by its line reading another input", []step{
+			{cmd: "curl -s http://localhost:8080/api/users | jq '.[0].name'", exit: 5, out: "jq: error (at <stdin>:0): Cannot index object with number"},
+			{cmd: "curl -s http://localhost:8080/api/users/list | jq '.[0].name'"}},
+			[]string{"c1 → c2 environment because c2"}},
 		{"nor a file of a name corrected that was there", []step{
 			{cmd: `grep -c "encoding" src/core/default.cfg`, exit: 2, out: "grep: src/core/default.cfg: Permission denied"},
 			{cmd: `grep -n "encoding" src/core/default_config.cfg`}},

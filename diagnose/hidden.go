@@ -47,13 +47,33 @@ var pipErrorREs = []*prefilter.Regexp{
 // pipFailed finds the error of a pip install whose status the line hides
 // when it is not the output's last (`pip install erfa 2>&1; pip install
 // --no-deps astropy` could not find erfa, and then installed astropy).
+// Every pip install of the line must have its status hidden: an install
+// the line expects may fail (`pip install a || pip install b`, `if ! pip
+// install a`) prints errors that are no failure, and one whose status is
+// the line's (`pip install a && …`) did not fail.
 func pipFailed(out string, cmd *shell.Command) *Diagnosis {
-	pip := false
-	for _, argv := range lineProgramsArgv(cmd) {
+	isPip := func(argv []string) bool {
 		t := cmd.Peeled(argv).Target
-		pip = pip || t == "pip install" || t == "pip3 install"
+		return t == "pip install" || t == "pip3 install"
 	}
-	if !pip {
+	installs, hidden := 0, 0
+	if len(cmd.Argv) > 0 && isPip(cmd.Argv) {
+		installs++
+		if cmd.Masked && !cmd.Ignored && !cmd.Condition {
+			hidden++
+		}
+	}
+	for _, argv := range cmd.Others {
+		if len(argv) > 0 && isPip(argv) {
+			installs++
+		}
+	}
+	for _, argv := range cmd.Hidden {
+		if len(argv) > 0 && isPip(argv) {
+			hidden++
+		}
+	}
+	if hidden == 0 || hidden < installs {
 		return nil
 	}
 	for _, re := range pipErrorREs {

@@ -21,7 +21,7 @@ import (
 
 // prefilterTexts returns texts to check the pre-filters on: the outputs of
 // the failure and benchmark cases, each also with the Kelvin sign and the
-// long s for k and s, and cut at a random place.
+// long s for every k and s, and for the first, and cut at a random place.
 func prefilterTexts(t testing.TB) []string {
 	var texts []string
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "failures", "*.txtar"))
@@ -40,6 +40,7 @@ func prefilterTexts(t testing.TB) []string {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, s := range texts[:len(texts):len(texts)] {
 		texts = append(texts, strings.NewReplacer("k", "\u212a", "s", "\u017f").Replace(s))
+		texts = append(texts, strings.Replace(strings.Replace(s, "k", "\u212a", 1), "s", "\u017f", 1))
 		if len(s) > 2 {
 			i := r.IntN(len(s))
 			texts = append(texts, s[i:]+"\n"+s[:i])

@@ -243,7 +243,12 @@ func (p *Regexp) ReplaceAllString(src, repl string) string {
 func minimal(set []string) []string {
 	var out []string
 	for _, s := range set {
-		if !slices.ContainsFunc(set, func(t string) bool { return t != s && strings.Contains(s, t) }) {
+		// t stands for s when s holds it on its first line: a match
+		// holding s then holds t on the line s starts on, as seek needs.
+		if !slices.ContainsFunc(set, func(t string) bool {
+			i := strings.Index(s, t)
+			return t != s && i >= 0 && strings.IndexByte(s[:i], '\n') < 0
+		}) {
 			out = append(out, s)
 		}
 	}
@@ -531,6 +536,17 @@ func (p *Regexp) from(s string) (int, bool) {
 	}
 	if !p.seek {
 		return 0, true
+	}
+	if p.fold {
+		// A needle spelled with a rune that folds to an ASCII letter may
+		// come before the first one found.
+		end := first
+		for _, n := range p.needles {
+			end = max(end, min(len(s), first+len(n)))
+		}
+		if foldsToASCII(s[:end], p.needles) {
+			return 0, true
+		}
 	}
 	return strings.LastIndexByte(s[:first], '\n') + 1, true
 }

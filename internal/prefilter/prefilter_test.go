@@ -32,6 +32,7 @@ func TestLiterals(t *testing.T) {
 		{`a|b`, nil, false, false},
 		{`x*`, nil, false, false},
 		{`(?i)straße`, nil, false, false},
+		{`(?m)^err|^q\nerr`, []string{"err", "q\nerr"}, false, true}, // "err" is not on the first line of "q\nerr"
 	} {
 		p := MustCompile(tt.expr)
 		all = all[:len(all)-1]
@@ -135,6 +136,27 @@ func TestTryAt(t *testing.T) {
 		if got, want := p.MatchString(s), re.MatchString(s); got != want {
 			t.Errorf("MatchString(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestFoldedFirst checks an expression whose first match is spelled with a
+// rune that folds to an ASCII letter of its needle, before an occurrence
+// of the needle in ASCII.
+func TestFoldedFirst(t *testing.T) {
+	p := MustCompile(`(?mi)^.*no such file.*$`)
+	all = all[:len(all)-1]
+	for _, s := range []string{
+		"cat: a: No \u017fuch file\ncat: b: No such file",
+		"x\nno such file \u212a\nNO SUCH FILE",
+	} {
+		if got, want := p.FindStringIndex(s), p.Regexp().FindStringIndex(s); !slices.Equal(got, want) {
+			t.Errorf("FindStringIndex(%q) = %v, want %v", s, got, want)
+		}
+	}
+	q := MustCompile(`(?i)kind: x`)
+	all = all[:len(all)-1]
+	if s := "\u212aind: x\nkind: x"; q.FindString(s) != q.Regexp().FindString(s) {
+		t.Errorf("FindString(%q) = %q, want %q", s, q.FindString(s), q.Regexp().FindString(s))
 	}
 }
 
