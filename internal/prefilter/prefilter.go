@@ -53,7 +53,7 @@ type Regexp struct {
 	lines   bool     // no match holds a newline: each is in a line of a needle, read alone
 	// at, when not nil, is the expression anchored at the start of its
 	// text: every match starts a line that holds a needle, and the first
-	// is found by trying at those lines alone (see first).
+	// is found by trying at those lines alone (see findAt).
 	at *regexp.Regexp
 	// words, when not nil, are the strings a line holds exactly when it
 	// is a match, as "A" and "B" of `(?m)^.*(?:A|B).*$`: on the lines of
