@@ -682,14 +682,12 @@ func rarest(needle string, fold bool) int {
 // foldsToASCII reports whether s holds a rune that regexp's case folding
 // takes for an ASCII letter of the needles: the Kelvin sign for k, the long
 // s for s. The needles' search, which folds ASCII only, would miss it.
+// It reads s at most once for each of the two runes, however many needles
+// hold the letter.
 func foldsToASCII(s string, needles []string) bool {
-	for _, n := range needles {
-		if strings.IndexByte(n, 'k') >= 0 && strings.Contains(s, "\u212a") ||
-			strings.IndexByte(n, 's') >= 0 && strings.Contains(s, "\u017f") {
-			return true
-		}
-	}
-	return false
+	k := slices.ContainsFunc(needles, func(n string) bool { return strings.IndexByte(n, 'k') >= 0 })
+	long := slices.ContainsFunc(needles, func(n string) bool { return strings.IndexByte(n, 's') >= 0 })
+	return k && strings.Contains(s, "\u212a") || long && strings.Contains(s, "\u017f")
 }
 
 // needleLines calls yield with each line of s (its offset and its text,
