@@ -222,11 +222,19 @@ const (
 	cfSummary
 	cfAITitle
 	cfCustomTitle
+	// The spellings of `claude -p --output-format stream-json`, whose
+	// records name a subagent's messages by the Task call that started it
+	// and whose first record, type "system", holds the version.
+	cfSessionIDSnake
+	cfToolUseResultSnake
+	cfParentToolUseID
+	cfCodeVersion
 	cfCount
 )
 
 var claudeNames = rawjson.NewNames("type", "sessionId", "cwd", "version", "timestamp", "message", "isSidechain",
-	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle").Nest(cfMessage, messageNames)
+	"agentId", "isMeta", "toolUseResult", "summary", "aiTitle", "customTitle",
+	"session_id", "tool_use_result", "parent_tool_use_id", "claude_code_version").Nest(cfMessage, messageNames)
 
 // The members of a record's message that the decoder reads, by their
 // index in messageNames.
@@ -270,6 +278,8 @@ func (d *claudeDecoder) record(line []byte, n int) {
 		d.titles[1] = d.doc.Keep(top.Get(cfAITitle).Text())
 	case "custom-title":
 		d.titles[0] = d.doc.Keep(top.Get(cfCustomTitle).Text())
+	case "system":
+		d.setting(top)
 	}
 }
 
@@ -362,15 +372,7 @@ func (d *claudeDecoder) cutRecord(text string, rec *claudeRecord) string {
 // record being at line n.
 func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 	top := &rec.top
-	if d.s.ID == "" {
-		d.s.ID = d.doc.Keep(top.Get(cfSessionID).Text())
-	}
-	if d.s.Cwd == "" {
-		d.s.Cwd = d.doc.Keep(top.Get(cfCwd).Text())
-	}
-	if d.s.Agent == "" {
-		d.s.Agent = d.doc.Keep(top.Get(cfVersion).Text())
-	}
+	d.setting(top)
 	ts := top.Get(cfTimestamp).Text()
 	t := parseTime(ts)
 	if t.IsZero() && ts != "" {
@@ -380,6 +382,28 @@ func (d *claudeDecoder) envelope(rec *claudeRecord, n int) {
 		d.badTime++
 	}
 	d.s.dated(t)
+}
+
+// setting takes the session's id, folder and version from the first record
+// that gives each, in either spelling.
+func (d *claudeDecoder) setting(top *rawjson.Fields) {
+	if d.s.ID == "" {
+		d.s.ID = d.doc.Keep(either(top, cfSessionID, cfSessionIDSnake).Text())
+	}
+	if d.s.Cwd == "" {
+		d.s.Cwd = d.doc.Keep(top.Get(cfCwd).Text())
+	}
+	if d.s.Agent == "" {
+		d.s.Agent = d.doc.Keep(either(top, cfVersion, cfCodeVersion).Text())
+	}
+}
+
+// either returns the member of index i, or that of index j when i is absent.
+func either(top *rawjson.Fields, i, j int) rawjson.Value {
+	if v := top.Get(i); v.Exists() {
+		return v
+	}
+	return top.Get(j)
 }
 
 func (d *claudeDecoder) assistant(rec *claudeRecord, n int) {
@@ -542,7 +566,7 @@ func (d *claudeDecoder) user(rec *claudeRecord, n int) {
 		first.resultLine, first.result, first.cutResult = n, sum, d.cut
 		var extra rawjson.Value
 		if len(results) == 1 {
-			extra = rec.top.Get(cfToolUseResult)
+			extra = either(&rec.top, cfToolUseResult, cfToolUseResultSnake)
 		}
 		if bg, ok := d.polls[id]; ok {
 			delete(d.polls, id)
@@ -690,9 +714,13 @@ func (s *Session) add(c *Call) {
 }
 
 // sidechain names the subagent that wrote a record; "" for the main
-// conversation.
+// conversation. A stream-json record names it by the Task call that
+// started it.
 func (d *claudeDecoder) sidechain(rec *claudeRecord) string {
 	if !rec.top.Get(cfIsSidechain).Bool() {
+		if id := rec.top.Get(cfParentToolUseID).Text(); id != "" {
+			return d.name(id)
+		}
 		return ""
 	}
 	if id := rec.top.Get(cfAgentID).Text(); id != "" {
