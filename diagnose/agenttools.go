@@ -86,12 +86,19 @@ func toolFailure(c *parser.Call, out string) *Diagnosis {
 }
 
 // toolErrorMessage returns the first line of an agent tool's error, with
-// the first issue Claude Code's InputValidationError lists on the next.
+// the first issue Claude Code's InputValidationError lists on the next;
+// or the first of the ERRORS SWE-agent's editor lists under its banner
+// ("E999 IndentationError: unexpected indent").
 func toolErrorMessage(out string) string {
 	out = stripToolError(out)
 	m := firstLine(out)
 	if m == "" {
 		return "the tool reported an error"
+	}
+	if _, errs, ok := strings.Cut(out, "\nERRORS:\n"); ok {
+		if item, ok := strings.CutPrefix(firstLine(errs), "- "); ok && item != "" {
+			return item
+		}
 	}
 	if strings.HasSuffix(m, "following issue:") || strings.HasSuffix(m, "following issues:") {
 		_, rest, _ := strings.Cut(out, "\n")
