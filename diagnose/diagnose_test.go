@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files and expectations")
 // TestDiagnose runs the failure cases of ../testdata/failures. Each txtar
 // archive holds cases as three files: NAME.call (the call's fields, one
 // "key: value" per line: command, exit, tool, is_error, status, note,
-// background),
+// background, unrecorded),
 // NAME.out (its output) and NAME.want (the diagnosis, or "none").
 // -update rewrites the want files.
 func TestDiagnose(t *testing.T) {
@@ -106,6 +106,8 @@ func caseCall(t *testing.T, fields, out string) *parser.Call {
 			c.Note = v
 		case "background":
 			c.Background = parser.Background(v)
+		case "unrecorded":
+			c.Unrecorded = v == "true"
 		default:
 			t.Fatalf("unknown case field %q", k)
 		}

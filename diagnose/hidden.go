@@ -27,10 +27,13 @@ func hiddenFailure(out string, cmd *shell.Command) *Diagnosis {
 	if d := otherCommandFailed(out, cmd); d != nil {
 		return d
 	}
-	if cmd.Masked && !cmd.Ignored {
+	// A program's last words are an error line; but a script whose status
+	// the transcript does not record may print the error it caught and
+	// go on (a reproduction of a bug): only the rules read its output.
+	if cmd.Masked && !cmd.Ignored && !cmd.IsUnrecorded() {
 		if m := lastErrorLine(out); m != "" {
 			return &Diagnosis{Category: NonzeroExit, Message: m,
-				Evidence: "an error line, exit status hidden by " + cmd.MaskedBy()}
+				Evidence: "an error line, " + cmd.HiddenStatus()}
 		}
 	}
 	return pipFailed(out, cmd)
@@ -115,7 +118,7 @@ func viewerFailed(out string, cmd *shell.Command) *Diagnosis {
 	if d == nil {
 		d = &Diagnosis{Category: NonzeroExit, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 	}
-	d.Evidence = prog + " reported an error, exit status hidden by " + cmd.MaskedBy()
+	d.Evidence = prog + " reported an error, " + cmd.HiddenStatus()
 	return d
 }
 

@@ -47,11 +47,13 @@ var rules = slices.Concat(
 		{name: "command-not-found", doc: "a shell that could not find the program", category: CommandNotFound, strong: true, match: matchNotFound},
 		{name: "agent-shell", doc: "the agent's own shell failing before the command ran (Claude Code on Windows: `Command failed: cygpath`)", category: AgentToolError, match: matchRE(AgentToolError,
 			`(?m)^Command failed: cygpath .*$`)},
-		{name: "agent-timeout", doc: "the agent's own timeout markers: Claude Code's, opencode's, Gemini CLI's", category: Timeout, strong: true, match: matchRE(Timeout,
+		{name: "agent-timeout", doc: "the agent's own timeout markers: Claude Code's, opencode's, Gemini CLI's, SWE-agent's", category: Timeout, strong: true, match: matchRE(Timeout,
 			`(?m)^Command timed out after \d+(?:\.\d+)? ?(?:ms|s|m|minutes?|seconds?)\b(?: \d+(?:\.\d+)?s\b)?`,
 			`(?m)^\(Command timed out after \d+ ms\)`,
 			`(?m)^(?:bash|shell) tool terminated command after exceeding timeout \d+ ms\.?`,
-			`(?m)^Command was automatically cancelled because it exceeded the timeout of .*? without output\.`)},
+			`(?m)^Command was automatically cancelled because it exceeded the timeout of .*? without output\.`,
+			`(?m)^EXECUTION TIMED OUT\b.*$`,
+			`(?m)^The command '[\s\S]*?' was cancelled because it took more than \d+ seconds\.`)},
 		{name: "test-timeout", doc: "go test's panic when a test runs past its -timeout", category: Timeout, strong: true, match: matchRE(Timeout,
 			`(?m)^panic: test timed out after \S+$`)},
 		{name: "shell-syntax", doc: "shell quoting and syntax errors, bash's and zsh's", category: ShellSyntax, match: matchRE(ShellSyntax,
@@ -144,7 +146,7 @@ func matchRules(out string, cmd *shell.Command, claimsSuccess bool, use func(*ru
 		d.Evidence = name + " signature"
 		if claimsSuccess {
 			if cmd.Masked {
-				d.Evidence += ", exit status hidden by " + cmd.MaskedBy()
+				d.Evidence += ", " + cmd.HiddenStatus()
 			} else {
 				d.Evidence += " despite exit status 0"
 			}

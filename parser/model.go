@@ -83,6 +83,10 @@ type Call struct {
 	// IsError reports that the agent's own record marks the call as failed
 	// (is_error, status "error", the opencode "invalid" tool).
 	IsError bool `json:"is_error,omitzero"`
+	// Unrecorded reports that the format records neither an exit code nor
+	// an error flag for the call, whatever its outcome (SWE-agent's shell
+	// commands): its output is the only evidence of how it ended.
+	Unrecorded bool `json:"unrecorded,omitzero"`
 	// Status is what became of the call when the format says (see Status);
 	// Note is the agent's own reading of the result, such as Claude Code's
 	// "No matches found" for grep's exit 1.

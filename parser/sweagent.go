@@ -22,10 +22,11 @@ import (
 // their tool calls into the same action text; their ids are taken from the
 // assistant messages of "history", which is otherwise read only for the
 // title. The format records no exit codes, no error flags and no times:
-// only the refusals of SWE-agent's own commands ("Your proposed edit has
+// the refusals of SWE-agent's own commands ("Your proposed edit has
 // introduced new syntax error(s)", "No replacement was performed", …) are
-// marked as errors. A call's message index is the index of its step in
-// "trajectory".
+// marked as errors, and shell commands as Unrecorded, their output the only
+// evidence of how they ended. A call's message index is the index of its
+// step in "trajectory".
 
 func matchSWEAgent(head []byte) bool {
 	if jsonStart(head) != '{' {
@@ -59,8 +60,9 @@ var sweCommands = map[string]bool{
 }
 
 // sweErrorRE matches the messages with which SWE-agent's own commands refuse
-// an action: the run records no other failure flag.
-var sweErrorRE = regexp.MustCompile(`^(?:Your proposed edit has introduced new syntax error|Usage: |Error: |ERROR: |No file open|File .* not found|Directory .* not found|No replacement was performed|The path \S+ does not exist|Invalid ` + "`" + `)`)
+// an action (the CTF bundle's submit answers "Wrong flag!"): the run
+// records no other failure flag.
+var sweErrorRE = regexp.MustCompile(`^(?:Your proposed edit has introduced new syntax error|Usage: |Error: |ERROR: |No file open|File .* not found|Directory .* not found|No replacement was performed|The path \S+ does not exist|Invalid ` + "`" + `|Wrong flag!)`)
 
 func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 	s := &Session{Path: name, Format: "swe-agent", Calls: []*Call{}}
@@ -109,7 +111,10 @@ func decodeSWEAgent(r io.Reader, name string) (*Session, error) {
 		}
 		c.ID = ids.next(action)
 		sweAction(c, action, openFile)
-		if c.Kind != KindShell && sweErrorRE.MatchString(strings.TrimSpace(c.Output)) {
+		switch {
+		case c.Kind == KindShell:
+			c.Unrecorded = true
+		case sweErrorRE.MatchString(strings.TrimSpace(c.Output)):
 			c.IsError = true
 		}
 		s.add(c)

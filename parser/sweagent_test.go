@@ -84,30 +84,34 @@ func TestSWEAgentActions(t *testing.T) {
 }
 
 // TestSWEAgentSteps covers steps the samples do not: a step without an
-// action, an editor refusal, and a trajectory that is not an object.
+// action, an editor refusal, a flag the CTF bundle's submit refused, a
+// shell command, whose outcome the format does not record, and a
+// trajectory that is not an object.
 func TestSWEAgentSteps(t *testing.T) {
 	in := `{"trajectory":[
 {"action":"","observation":"","thought":"no command"},
 {"action":"open nope.py","observation":"File nope.py not found","state":{"open_file":"n/a","working_dir":"/w"}},
 {"action":"goto 5","observation":"No file open. Use the open command first.","state":{"open_file":"n/a"}},
-{"action":"cat nope.py","observation":"cat: nope.py: No such file or directory"}
+{"action":"cat nope.py","observation":"cat: nope.py: No such file or directory"},
+{"action":"submit flag{a b}","observation":"Wrong flag!"}
 ],"info":{}}`
 	s, err := Parse(strings.NewReader(in), "f", Lookup("swe-agent"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	type call struct {
-		Msg     int
-		Tool    string
-		File    string
-		IsError bool
-		Line    int
+		Msg        int
+		Tool       string
+		File       string
+		IsError    bool
+		Unrecorded bool
+		Line       int
 	}
 	var got []call
 	for _, c := range s.Calls {
-		got = append(got, call{c.Msg, c.Tool, c.File, c.IsError, c.Pos.Line})
+		got = append(got, call{c.Msg, c.Tool, c.File, c.IsError, c.Unrecorded, c.Pos.Line})
 	}
-	want := []call{{1, "open", "nope.py", true, 3}, {2, "goto", "", true, 4}, {3, "bash", "", false, 5}}
+	want := []call{{1, "open", "nope.py", true, false, 3}, {2, "goto", "", true, false, 4}, {3, "bash", "", false, true, 5}, {4, "submit", "", true, false, 6}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}

@@ -133,6 +133,34 @@ func (c *Command) MaskedBy() string {
 	return "|| …"
 }
 
+// unrecorded is the hiddenBy of a command whose transcript records no
+// exit status.
+const unrecorded = "the transcript"
+
+// Unrecorded returns a copy of c whose exit status is hidden, as a line's
+// is by a filter, for a call whose transcript records none: its output is
+// the only evidence of how it ended.
+func (c *Command) Unrecorded() *Command {
+	u := *c
+	if !u.Masked {
+		u.Masked, u.hiddenBy = true, unrecorded
+	}
+	return &u
+}
+
+// IsUnrecorded reports whether c is a copy made by Unrecorded.
+func (c *Command) IsUnrecorded() bool { return c.hiddenBy == unrecorded }
+
+// HiddenStatus says, for evidence, why the exit status does not tell the
+// command's outcome when Masked: "exit status hidden by | tail", or "no
+// exit status recorded".
+func (c *Command) HiddenStatus() string {
+	if c.IsUnrecorded() {
+		return "no exit status recorded"
+	}
+	return "exit status hidden by " + c.MaskedBy()
+}
+
 // Runs reports whether the line runs target, as its command of interest
 // or as another of its commands: `pip install mkdocs && mkdocs build`
 // runs mkdocs.
