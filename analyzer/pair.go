@@ -262,7 +262,34 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 		return sharesWord(a.cmds[i], a.cmds[j], neverRan(a.failures[i])) ||
 			correctsMissing(a.failures[i], a.cmds[i], a.cmds[j])
 	}
-	return true
+	return !otherFiles(a.failures[i], a.cmds[i], a.cmds[j])
+}
+
+// otherFiles reports whether y builds or tests other files than those of
+// x that its failure f cites: `lean scratch.lean` after `lean
+// solution.lean` failed with "solution.lean:22:2: error: …" is another
+// compile, not its retry. A run that names none of its files (`make`,
+// `pytest`) takes in the whole project, the cited files with it.
+func otherFiles(f *Failure, x, y *shell.Command) bool {
+	if f == nil || f.Category != diagnose.BuildError && f.Category != diagnose.TestFailure {
+		return false
+	}
+	var cited []string
+	for _, p := range pathWords(x) {
+		if name := fileName(p); path.Ext(name) != "" && strings.Contains(f.Message, name) {
+			cited = append(cited, name)
+		}
+	}
+	others := pathWords(y)
+	return len(cited) > 0 && len(others) > 0 &&
+		!slices.ContainsFunc(others, func(q string) bool { return slices.Contains(cited, fileName(q)) })
+}
+
+// fileName returns the base name of a path word without what follows a
+// colon: test_a.py for tests/test_a.py::test_x, main.c for src/main.c:12.
+func fileName(p string) string {
+	name, _, _ := strings.Cut(path.Base(p), ":")
+	return name
 }
 
 // correctsMissing reports whether y looks at a file whose name corrects

@@ -105,6 +105,23 @@ func TestPair(t *testing.T) {
 			{tool: "Edit", file: "src/cart.py"},
 			{cmd: "pytest tests/test_cart.py"}},
 			[]string{"c1 → c3 edit because c2"}},
+		{"a compile of another file is no retry", []step{
+			{cmd: "lake env lean solution.lean", exit: 1, out: "solution.lean:22:2: error: unsolved goals\nsolution.lean:23:6: error: tactic 'apply' failed"},
+			{cmd: "lake env lean test_ring.lean"},
+			{tool: "Edit", file: "solution.lean"},
+			{cmd: "lean solution.lean"}},
+			[]string{"c1 → c4 argv"}},
+		{"a compile of the whole project retries one of its files", []step{
+			{cmd: "npx tsc src/cart.ts --noEmit", exit: 2, out: "src/cart.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'."},
+			{tool: "Edit", file: "src/cart.ts"},
+			{cmd: "npx tsc --noEmit"}},
+			[]string{"c1 → c3 argv"}},
+		{"a test file's run retries one of its tests", []step{
+			{cmd: "pytest tests/test_cart.py::test_total", exit: 1, out: "FAILED tests/test_cart.py::test_total - AssertionError"},
+			{cmd: "pytest tests/test_tax.py"},
+			{tool: "Edit", file: "src/cart.py"},
+			{cmd: "pytest tests/test_cart.py -q"}},
+			[]string{"c1 → c4 argv"}},
 		{"install then same command", []step{
 			{cmd: "python app.py", exit: 1, out: "Traceback (most recent call last):\n  File \"app.py\", line 1, in <module>\nModuleNotFoundError: No module named 'flask'"},
 			{cmd: "pip install flask"},

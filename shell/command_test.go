@@ -48,6 +48,8 @@ func TestParse(t *testing.T) {
 		{line: `uv run --with rich python bench.py`, target: "bench.py"},
 		{line: `poetry run python manage.py test`, target: "manage.py", args: "test"},
 		{line: `npx -y tsc --noEmit`, target: "tsc", args: "--noEmit"},
+		{line: `lake env lean solution.lean`, target: "lean", args: "solution.lean"},
+		{line: `lake build Proofs`, target: "lake build", args: "Proofs"},
 		{line: `node --require ts-node/register src/main.ts`, target: "main.ts"},
 		{line: `deno run --allow-net server.ts`, target: "server.ts"},
 		{line: `bash scripts/run.sh fast`, target: "run.sh", args: "fast"},

@@ -26,6 +26,7 @@ var subcommandTools = map[string]bool{
 	"swift": true, "just": true, "task": true, "cmake": true, "ollama": true, "gem": true,
 	"huggingface-cli": true, "hf": true, "sglang": true, "vllm": true, "net": true,
 	"netsh": true, "winget": true, "choco": true, "scoop": true, "wsl": true,
+	"lake": true,
 }
 
 // launchers run a Python script given among their own options, whose
@@ -58,10 +59,11 @@ var optionValues = map[string]string{
 	"conda":     "-n --name -p --prefix",
 }
 
-// runners run the program named after them: `uv run pytest` runs pytest.
+// runners run the program named after them: `uv run pytest` runs pytest,
+// Lean's `lake env lean x.lean` runs lean.
 var runners = map[string]string{
 	"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "hatch": "run",
-	"rye": "run", "conda": "run", "npx": "", "bunx": "", "pnpx": "",
+	"rye": "run", "conda": "run", "npx": "", "bunx": "", "pnpx": "", "lake": "env",
 }
 
 // Identify names what argv, the words of a simple command, runs (its
