@@ -22,7 +22,24 @@ type Diff struct {
 	// Wrapper is set when the fix ran through other wrappers than the
 	// failure: cmd.exe /c, then powershell.exe -Command.
 	Wrapper *WrapperChange `json:"wrapper,omitempty"`
+	// Input is set when the text the command read on its standard input
+	// changed: the script of `python3 - <<'EOF'`.
+	Input *InputChange `json:"input,omitempty"`
 }
+
+// An InputChange says how the text a command read on its standard input
+// changed: the lines of the failed call's that the fix's lacks and the
+// fix's new lines, each trimmed of the spaces around it, counted, and
+// listed up to maxInputLines of each.
+type InputChange struct {
+	RemovedLines int      `json:"removed_lines"`
+	AddedLines   int      `json:"added_lines"`
+	Removed      []string `json:"removed,omitempty"`
+	Added        []string `json:"added,omitempty"`
+}
+
+// maxInputLines bounds the lines an InputChange lists of each kind.
+const maxInputLines = 10
 
 // A WrapperChange says which wrappers a command ran through before and
 // after: each list of Command.Wrappers joined by ", ", "" for none.
@@ -59,7 +76,8 @@ type Change struct {
 
 // Empty reports whether the diff found no difference.
 func (d *Diff) Empty() bool {
-	return len(d.Renamed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && len(d.Changed) == 0 && d.Wrapper == nil
+	return len(d.Renamed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && len(d.Changed) == 0 && d.Wrapper == nil &&
+		d.Input == nil
 }
 
 // An option is a flag and the value that follows it, if any.
@@ -170,7 +188,38 @@ func diffCommands(failed, fixed *shell.Command) *Diff {
 	xo, yo := joinAll(failed.Others), joinAll(fixed.Others)
 	d.Removed = append(d.Removed, missingFrom(xo, yo)...)
 	d.Added = append(d.Added, missingFrom(yo, xo)...)
+	d.Input = diffInput(failed.Input, fixed.Input)
 	return d
+}
+
+// diffInput compares the texts two commands read on their standard input
+// line by line; nil when no line differs.
+func diffInput(x, y string) *InputChange {
+	if x == y {
+		return nil
+	}
+	lines := func(s string) []string {
+		var out []string
+		for l := range strings.Lines(s) {
+			if l = strings.TrimSpace(l); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	xl, yl := lines(x), lines(y)
+	removed, added := missingFrom(xl, yl), missingFrom(yl, xl)
+	if len(removed) == 0 && len(added) == 0 {
+		return nil
+	}
+	listed := func(ls []string) []string {
+		ls = ls[:min(len(ls), maxInputLines)]
+		for i, l := range ls {
+			ls[i] = termtext.Cut(l, 200)
+		}
+		return ls
+	}
+	return &InputChange{RemovedLines: len(removed), AddedLines: len(added), Removed: listed(removed), Added: listed(added)}
 }
 
 // diffInputs compares the inputs of a failed tool call, other than a shell

@@ -118,12 +118,25 @@ func TestDiffCommands(t *testing.T) {
 			fixed:  "sudo cat /etc/shadow",
 			want:   Diff{Wrapper: &WrapperChange{To: "sudo"}},
 		},
+		{
+			name:   "the script on standard input rewritten",
+			failed: "python3 - <<'EOF'\nimport json\nyear = int(row[0])\nprint(year)\nEOF",
+			fixed:  "python3 - <<'EOF'\nimport json\n  year = str(row[0]).strip()\nprint(year)\nprint('done')\nEOF",
+			want: Diff{Input: &InputChange{RemovedLines: 1, AddedLines: 2,
+				Removed: []string{"year = int(row[0])"}, Added: []string{"year = str(row[0]).strip()", "print('done')"}}},
+		},
+		{
+			name:   "the same script reindented",
+			failed: "python3 - <<'EOF'\nif x:\n  print(x)\nEOF",
+			fixed:  "python3 - <<'EOF'\nif x:\n    print(x)\nEOF",
+			want:   Diff{},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := diffCommands(shell.Parse(tt.failed), shell.Parse(tt.fixed))
 			want := Diff{Renamed: nonNilRenames(tt.want.Renamed), Removed: nonNil(tt.want.Removed), Added: nonNil(tt.want.Added), Changed: nonNilChanges(tt.want.Changed),
-				Wrapper: tt.want.Wrapper}
+				Wrapper: tt.want.Wrapper, Input: tt.want.Input}
 			if diff := cmp.Diff(&want, got); diff != "" {
 				t.Errorf("diff (-want +got):\n%s", diff)
 			}

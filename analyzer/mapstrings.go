@@ -109,6 +109,10 @@ func (ch *Chain) MapStrings(f func(string) string) {
 		if w := d.Wrapper; w != nil {
 			w.From, w.To = f(w.From), f(w.To)
 		}
+		if in := d.Input; in != nil {
+			mapAll(in.Removed, f)
+			mapAll(in.Added, f)
+		}
 	}
 	for i := range ch.Between {
 		ch.Between[i].mapStrings(f)

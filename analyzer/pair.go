@@ -773,8 +773,13 @@ func (a *sessionAnalysis) fixKind(last, fix int, retry *shell.Command, between [
 	if !ownLine && (retry != a.cmds[fix] || !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], retry)) {
 		cl, cf := a.cmds[last], retry
 		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) ||
-			!slices.Equal(cl.Wrappers, cf.Wrappers) {
-			return FixArgv, nil // its arguments, the filters of its pipeline or its wrappers changed
+			!slices.Equal(cl.Wrappers, cf.Wrappers) || cl.Input != cf.Input {
+			return FixArgv, nil // its arguments, the filters of its pipeline, its wrappers or its input changed
+		}
+		if len(cf.Writes) > 0 && !slices.Equal(cl.OtherInputs, cf.OtherInputs) {
+			// `cat > t.py <<'EOF' … EOF; python t.py`, the script
+			// written anew.
+			return FixEdit, []string{a.s.Calls[fix].ID}
 		}
 		ownLine = true // only the commands around it changed
 	}
@@ -807,7 +812,11 @@ func (a *sessionAnalysis) explain(fix *Fix, f *Failure, last, k int, retry *shel
 		c := a.s.Calls[j]
 		switch {
 		case fix.Kind == FixEdit:
-			for _, file := range editedFiles(c, a.cmds[j]) {
+			files := editedFiles(c, a.cmds[j])
+			if j == k {
+				files = a.cmds[k].Writes // written anew on the fix's own line
+			}
+			for _, file := range files {
 				if !slices.Contains(fix.Files, file) {
 					fix.Files = append(fix.Files, file)
 				}
@@ -894,7 +903,8 @@ func sameFile(x, y string) bool {
 func sameInvocation(x, y *parser.Call, cx, cy *shell.Command) bool {
 	if cx != nil && cy != nil {
 		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) && slices.Equal(cx.Wrappers, cy.Wrappers) &&
-			slices.Equal(cx.Filters, cy.Filters) && slices.EqualFunc(cx.Others, cy.Others, slices.Equal)
+			slices.Equal(cx.Filters, cy.Filters) && slices.EqualFunc(cx.Others, cy.Others, slices.Equal) &&
+			cx.Input == cy.Input && slices.Equal(cx.OtherInputs, cy.OtherInputs)
 	}
 	if x.Command != y.Command || x.File != y.File || len(x.Args) != len(y.Args) {
 		return false

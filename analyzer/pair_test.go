@@ -105,6 +105,19 @@ func TestPair(t *testing.T) {
 			{tool: "Edit", file: "src/cart.py"},
 			{cmd: "pytest tests/test_cart.py"}},
 			[]string{"c1 → c3 edit because c2"}},
+		{"a script on standard input rewritten", []step{
+			{cmd: "python3 - <<'EOF'\nimport pandas as pd\nprint(pd.read_csv('a.csv')['year'].astype(int))\nEOF", exit: 1,
+				out: pyTraceback("ValueError: invalid literal for int() with base 10: '1973.'")},
+			{cmd: "python3 - <<'EOF'\nimport pandas as pd\nprint(pd.read_csv('a.csv')['year'].str.rstrip('.').astype(int))\nEOF"}},
+			[]string{"c1 → c2 argv"}},
+		{"a script written anew on the fix's line", []step{
+			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py", exit: 1, out: pyTraceback("NameError: name 'x' is not defined")},
+			{cmd: "cat > repro.py <<'EOF'\nx = 1\nprint(x)\nEOF\npython repro.py"}},
+			[]string{"c1 → c2 edit because c2"}},
+		{"the same script run again", []step{
+			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py", exit: 1, out: "ConnectionResetError: [Errno 104] Connection reset by peer"},
+			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py"}},
+			[]string{"c1 → c2 same"}},
 		{"a compile of another file is no retry", []step{
 			{cmd: "lake env lean solution.lean", exit: 1, out: "solution.lean:22:2: error: unsolved goals\nsolution.lean:23:6: error: tactic 'apply' failed"},
 			{cmd: "lake env lean test_ring.lean"},

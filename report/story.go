@@ -139,6 +139,9 @@ func fixLines(ch *analyzer.Chain) []string {
 	switch fix.Kind {
 	case analyzer.FixEdit:
 		line := "the same command, after editing " + strings.Join(fix.Files, ", ")
+		if len(fix.Because) == 1 && fix.Because[0] == fix.CallID {
+			line = "the same command, with " + strings.Join(fix.Files, ", ") + " written anew on its line"
+		}
 		if fix.InTraceback != nil {
 			if *fix.InTraceback {
 				line += ", the file the traceback pointed to"
@@ -169,6 +172,16 @@ func fixLines(ch *analyzer.Chain) []string {
 	}
 	if w := d.Wrapper; w != nil {
 		lines = append(lines, "the same command, "+wrapperChange(w))
+	}
+	if in := d.Input; in != nil {
+		lines = append(lines, fmt.Sprintf("its standard input changed: %s dropped, %s added",
+			plural(in.RemovedLines, "line"), plural(in.AddedLines, "line")))
+		for _, l := range in.Removed[:min(len(in.Removed), 3)] {
+			lines = append(lines, "  - "+l)
+		}
+		for _, l := range in.Added[:min(len(in.Added), 3)] {
+			lines = append(lines, "  + "+l)
+		}
 	}
 	for _, r := range d.Renamed {
 		how := map[analyzer.RenameBy]string{analyzer.RenameByValue: "same value", analyzer.RenameByContainment: "the value carried over", analyzer.RenameByName: "similar name"}[r.By]

@@ -370,6 +370,9 @@ func change(ch *analyzer.Chain) string {
 		for _, a := range d.Added {
 			parts = append(parts, "+"+a)
 		}
+		if in := d.Input; in != nil {
+			parts = append(parts, fmt.Sprintf("input -%d +%d lines", in.RemovedLines, in.AddedLines))
+		}
 	}
 	s := strings.Join(parts, ", ")
 	switch ch.Fix.Kind {

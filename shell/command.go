@@ -65,6 +65,12 @@ type Command struct {
 	// Writes lists the files the line's redirections write, other than
 	// /dev/null.
 	Writes []string
+	// Input is the text a here-document or here-string gives the command
+	// on its standard input: the script of `python3 - <<'EOF'`. OtherInputs
+	// are those of the line's other commands, in order: the file `cat >
+	// t.py <<'EOF'` writes before `python t.py` runs it.
+	Input       string
+	OtherInputs []string
 	// Others are the other simple commands of the line, program first, in
 	// order: the `cd dir` of `cd dir && make`, the `sleep 5` of
 	// `sleep 5; curl …`.

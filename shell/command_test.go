@@ -173,6 +173,29 @@ func TestParseWrites(t *testing.T) {
 	}
 }
 
+func TestParseInput(t *testing.T) {
+	tests := []struct {
+		line   string
+		input  string
+		others []string
+	}{
+		{"python3 - <<'EOF'\nimport json\nprint(x)\nEOF", "import json\nprint(x)", nil},
+		{"python3 <<EOF | tail -5\nprint($HOME)\nEOF", "print($HOME)", nil},
+		{"cat > repro.py << 'EOF'\nprint(x)\nEOF\npython repro.py", "", []string{"print(x)"}},
+		{"cat <<-EOF > a.txt\n\thello\n\tEOF\nwc -l a.txt", "", []string{"\thello"}},
+		{"python3 <<< 'print(1)'", "'print(1)'", nil},
+		{"bash -c \"python3 <<EOF\nprint(2)\nEOF\"", "print(2)", nil},
+		{"python3 x.py < in.txt", "", nil},
+		{"python3 3<<EOF x.py\nnot stdin\nEOF", "", nil},
+	}
+	for _, tt := range tests {
+		c := Parse(tt.line)
+		if c.Input != tt.input || !cmp.Equal(c.OtherInputs, tt.others) {
+			t.Errorf("Parse(%q) Input, OtherInputs = %q, %q; want %q, %q", tt.line, c.Input, c.OtherInputs, tt.input, tt.others)
+		}
+	}
+}
+
 func TestParseWindowsCommand(t *testing.T) {
 	tests := []struct{ line, target, args string }{
 		{`powershell.exe -Command "Get-ScheduledTask | Where-Object {$_.TaskPath -eq '\'} | Select-Object -First 3"`, "Get-ScheduledTask", ""},

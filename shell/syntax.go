@@ -27,6 +27,12 @@ type simple struct {
 	cond       bool       // the condition of an if or while
 	stdin      string     // the file redirected to its standard input
 	writes     []string
+	// input is the text a here-document or here-string gives its standard
+	// input; inputAt holds its start and end in the line parsed, from
+	// which simpleCommands takes it.
+	input   string
+	inputAt [2]uint
+	delim   string // the word that ends the here-document
 }
 
 // shParsers hold shell parsers for reuse: a parser is large, and most calls
@@ -49,7 +55,24 @@ func simpleCommands(line string) []simple {
 	for i, st := range f.Stmts {
 		out = collect(out, st, false, i == len(f.Stmts)-1)
 	}
+	for i := range out {
+		if at := out[i].inputAt; at[0] < at[1] && at[1] <= uint(len(line)) {
+			out[i].input = hereText(line[at[0]:at[1]], out[i].delim)
+		}
+	}
 	return out
+}
+
+// hereText returns the text of a here-document without the line of its
+// delimiter, which the parser counts in, or a here-string as written.
+func hereText(s, delim string) string {
+	if delim == "" {
+		return s
+	}
+	if body, ok := strings.CutSuffix(s, delim); ok {
+		s = strings.TrimRight(body, "\t")
+	}
+	return strings.TrimSuffix(s, "\n")
 }
 
 // unparsedArgv returns the words of the first command of a line the shell
@@ -309,6 +332,18 @@ func callSimple(call *syntax.CallExpr, redirs []*syntax.Redirect, masked bool) s
 		case syntax.RdrIn:
 			if r.Word != nil {
 				s.stdin = wordString(r.Word)
+			}
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			w := r.Hdoc
+			if r.Op == syntax.WordHdoc {
+				w = r.Word
+			}
+			if r.N == nil && w != nil && w.Pos().IsValid() && w.End().IsValid() {
+				s.inputAt = [2]uint{w.Pos().Offset(), w.End().Offset()}
+				s.delim = ""
+				if r.Op != syntax.WordHdoc && r.Word != nil {
+					s.delim = wordString(r.Word)
+				}
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 			if r.Word != nil {

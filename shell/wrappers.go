@@ -30,9 +30,13 @@ func (c *Command) parse(line string, depth int) {
 				c.Hidden = append(c.Hidden, s.argv)
 			}
 		}
+		if j != i && s.input != "" {
+			c.OtherInputs = append(c.OtherInputs, s.input)
+		}
 		c.Writes = append(c.Writes, s.writes...)
 	}
 	s := simple[i]
+	c.Input = s.input
 	c.Env = append(c.Env, s.env...)
 	firstFilter := "" // the stage that hides the exit status
 	for j, argv := range s.filters {
