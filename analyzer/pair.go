@@ -422,8 +422,12 @@ func samePackage(p, q string) bool {
 // same site (`http://localhost:3000` and `…/`, a path corrected after a
 // 404), or a subagent started for the same task (its description or its
 // prompt the same, the other corrected). Another site, or another task, is
-// no retry.
+// no retry; nor is a code cell that only installs or runs shell commands,
+// after a cell of code.
 func sameToolSubject(x, y *parser.Call) bool {
+	if diagnose.RunsCode(x) && setupCell(y.Args["code"]) && !setupCell(x.Args["code"]) {
+		return false // `%pip install x` prepares the cell's retry
+	}
 	if ux, uy := x.Args["url"], y.Args["url"]; ux != "" && uy != "" {
 		return siteOf(ux) == siteOf(uy)
 	}
@@ -433,6 +437,22 @@ func sameToolSubject(x, y *parser.Call) bool {
 		return dx != "" && dx == dy || px != "" && px == py
 	}
 	return true
+}
+
+// setupCell reports whether a code cell only runs IPython's magics and
+// shell escapes (`%pip install requests`, `!apt-get install -y x`).
+func setupCell(code string) bool {
+	some := false
+	for l := range strings.Lines(code) {
+		switch l = strings.TrimSpace(l); {
+		case l == "" || l[0] == '#':
+		case l[0] == '%' || l[0] == '!':
+			some = true
+		default:
+			return false
+		}
+	}
+	return some
 }
 
 // siteOf returns the host of a URL, lower-cased and without "www.", its

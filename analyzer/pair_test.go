@@ -118,6 +118,12 @@ func TestPair(t *testing.T) {
 			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py", exit: 1, out: "ConnectionResetError: [Errno 104] Connection reset by peer"},
 			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py"}},
 			[]string{"c1 → c2 same"}},
+		{"a code cell retried after a cell that installs", []step{
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "import yaml\nprint(yaml.safe_load('a: 1'))"},
+				out: "ModuleNotFoundError                       Traceback (most recent call last)\nCell In[1], line 1\n----> 1 import yaml\n\nModuleNotFoundError: No module named 'yaml'"},
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "%pip install pyyaml"}, out: "Successfully installed pyyaml-6.0.2"},
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "import yaml\nprint(yaml.safe_load('a: 1'))"}, out: "{'a': 1}"}},
+			[]string{"c1 → c3 environment because c2"}},
 		{"a compile of another file is no retry", []step{
 			{cmd: "lake env lean solution.lean", exit: 1, out: "solution.lean:22:2: error: unsolved goals\nsolution.lean:23:6: error: tactic 'apply' failed"},
 			{cmd: "lake env lean test_ring.lean"},

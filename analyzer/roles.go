@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/retrace-dev/retrace/diagnose"
 	"github.com/retrace-dev/retrace/parser"
 	"github.com/retrace-dev/retrace/shell"
 )
@@ -21,6 +22,17 @@ func (a *sessionAnalysis) role(k int) Role {
 		return RoleEdit
 	case parser.KindShell:
 		return shellRole(a.cmds[k])
+	}
+	if diagnose.RunsCode(c) && setupCell(c.Args["code"]) {
+		// `%pip install x` or `!apt-get install -y x`: the shell
+		// commands the cell runs say what it did.
+		for l := range strings.Lines(c.Args["code"]) {
+			if l = strings.TrimSpace(l); l != "" && l[0] != '#' {
+				if r := shellRole(shell.Parse(l[1:])); r != RoleOther {
+					return r
+				}
+			}
+		}
 	}
 	return RoleOther
 }

@@ -125,7 +125,17 @@ func Call(c *parser.Call, cmd *shell.Command) *Diagnosis {
 	if c.Kind != parser.KindShell || cmd == nil || strings.TrimSpace(c.Command) == "" {
 		// A shell call without a command is the agent's error: its
 		// arguments did not parse.
-		return toolFailure(c, out)
+		if d := toolFailure(c, out); d != nil || !RunsCode(c) {
+			return d
+		}
+		if line := shellEscape(c.Args["code"]); line != "" {
+			// `!pip install x` or `%pip install x`: the shell command,
+			// whose status the cell does not record.
+			sc := *c
+			sc.Kind, sc.Command, sc.Unrecorded = parser.KindShell, line, true
+			return Call(&sc, shell.Parse(line))
+		}
+		return cellFailure(out)
 	}
 
 	recorded := recordEvidence(c)
@@ -221,6 +231,47 @@ func networkExit(prog string, exit int) string {
 var curlExits = map[int]string{
 	6: "could not resolve host", 7: "failed to connect", 28: "operation timed out",
 	35: "TLS handshake failed", 52: "empty reply from server", 56: "failure receiving network data",
+}
+
+// codeTools are the tools that run the code they are given in a Python
+// kernel: OpenHands' IPython cells, and the like of other harnesses.
+var codeTools = map[string]bool{
+	"run_ipython": true, "execute_ipython_cell": true, "ipython": true, "jupyter": true,
+	"python": true, "python_interpreter": true, "run_python": true, "execute_python": true,
+}
+
+// RunsCode reports whether c ran code in a Python kernel (see codeTools).
+func RunsCode(c *parser.Call) bool { return codeTools[strings.ToLower(c.Tool)] }
+
+// cellPython stands for the interpreter that ran a cell, whose status the
+// transcript does not record.
+var cellPython = shell.Parse("python").Unrecorded()
+
+// shellEscape returns the shell command of a cell that runs only that:
+// `!ls data` or `%pip install requests` (IPython's pip magic runs pip); ""
+// for a cell of code.
+func shellEscape(code string) string {
+	line := ""
+	for l := range strings.Lines(code) {
+		switch l = strings.TrimSpace(l); {
+		case l == "" || l[0] == '#':
+		case line != "":
+			return ""
+		case l[0] == '!' || strings.HasPrefix(l, "%pip ") || strings.HasPrefix(l, "%conda "):
+			line = strings.TrimLeft(l, "!%")
+		default:
+			return ""
+		}
+	}
+	return line
+}
+
+// cellFailure finds the failure of a code cell the tool ran without an
+// error flag: an uncaught exception, or another unmistakable signature
+// (`!pip …` not found). The output is the only evidence; what the code
+// printed otherwise is its own.
+func cellFailure(out string) *Diagnosis {
+	return matchRules(out, cellPython, true, func(r *rule) bool { return r.strong })
 }
 
 // recordEvidence says how the call's own record marks it failed, or "".

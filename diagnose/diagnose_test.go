@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files and expectations")
 // TestDiagnose runs the failure cases of ../testdata/failures. Each txtar
 // archive holds cases as three files: NAME.call (the call's fields, one
 // "key: value" per line: command, exit, tool, is_error, status, note,
-// background, unrecorded),
+// background, unrecorded, code: a code cell's one line),
 // NAME.out (its output) and NAME.want (the diagnosis, or "none").
 // -update rewrites the want files.
 func TestDiagnose(t *testing.T) {
@@ -108,6 +108,8 @@ func caseCall(t *testing.T, fields, out string) *parser.Call {
 			c.Background = parser.Background(v)
 		case "unrecorded":
 			c.Unrecorded = v == "true"
+		case "code":
+			c.Args = map[string]string{"code": v}
 		default:
 			t.Fatalf("unknown case field %q", k)
 		}

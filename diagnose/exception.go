@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,9 @@ func exceptionCategory(typ, msg string) Category {
 func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
 	locs := tracebackRE.FindAllStringIndex(out, -1)
 	if locs == nil {
+		if d := matchIPythonTraceback(out, claimsSuccess); d != nil {
+			return d
+		}
 		if d := matchSyntaxError(out); d != nil {
 			return d
 		}
@@ -105,7 +109,52 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 	if claimsSuccess && countNonBlank(lines[i+1:]) > 3 && !(cmd != nil && cmd.RunsPython() && notSurvived(cmd, frames, lines[i+1:])) {
 		return nil
 	}
-	exc := &ExceptionInfo{Type: m[1], Message: termtext.Cut(strings.TrimSpace(m[2]), 200)}
+	return exceptionDiagnosis(m[1], m[2], frames)
+}
+
+var (
+	ipythonHeaderRE = prefilter.MustCompile(`(?m)^([A-Za-z_][\w.]*)[ \t]+Traceback \(most recent call last\)[ \t]*$`)
+	ipythonFrameRE  = regexp.MustCompile(`^(?:(Cell In\[\d+\]), line (\d+)|File (\S+?):(\d+)(?:, in ([\w.<>]+))?)`)
+)
+
+// matchIPythonTraceback reads a traceback as IPython and Jupyter print an
+// uncaught exception: a header naming the exception beside "Traceback
+// (most recent call last)", frames as "Cell In[3], line 4" or "File
+// /app/x.py:12, in load()", and the exception's own line.
+func matchIPythonTraceback(out string, claimsSuccess bool) *Diagnosis {
+	locs := ipythonHeaderRE.FindAllStringSubmatchIndex(out, -1)
+	if locs == nil {
+		return nil
+	}
+	m := locs[len(locs)-1]
+	typ := out[m[2]:m[3]]
+	lines := strings.Split(out[m[1]:], "\n")
+	var frames []ExceptionInfo
+	for i, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		if f := ipythonFrameRE.FindStringSubmatch(l); f != nil {
+			file, line, fn := f[1], f[2], ""
+			if file == "" {
+				file, line, fn = f[3], f[4], f[5]
+			}
+			n, _ := strconv.Atoi(line)
+			frames = append(frames, ExceptionInfo{File: file, Line: n, Func: fn})
+			continue
+		}
+		if msg, ok := strings.CutPrefix(l, typ); ok && (msg == "" || msg[0] == ':') {
+			if claimsSuccess && countNonBlank(lines[i+1:]) > 3 {
+				return nil // printed by the program, which went on
+			}
+			return exceptionDiagnosis(typ, strings.TrimPrefix(msg, ":"), frames)
+		}
+	}
+	return nil
+}
+
+// exceptionDiagnosis describes an exception of type typ raised with msg,
+// placed at its innermost frame of the project.
+func exceptionDiagnosis(typ, msg string, frames []ExceptionInfo) *Diagnosis {
+	exc := &ExceptionInfo{Type: typ, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 	if f, ok := projectFrame(frames); ok {
 		exc.File, exc.Line, exc.Func = f.File, f.Line, f.Func
 		if last := frames[len(frames)-1]; last.File != f.File || last.Line != f.Line {
@@ -114,11 +163,11 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 	}
 	short := exc.Type[strings.LastIndexByte(exc.Type, '.')+1:]
 	cat := exceptionCategory(exc.Type, exc.Message)
-	msg := exc.Type
+	line := exc.Type
 	if exc.Message != "" {
-		msg += ": " + exc.Message
+		line += ": " + exc.Message
 	}
-	d := &Diagnosis{Category: cat, Message: termtext.Cut(msg, 200), Exception: exc}
+	d := &Diagnosis{Category: cat, Message: termtext.Cut(line, 200), Exception: exc}
 	if mm := noModuleRE.FindStringSubmatch(exc.Message); mm != nil && (short == "ModuleNotFoundError" || short == "ImportError") {
 		d.Module = mm[1]
 	}

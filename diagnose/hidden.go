@@ -86,6 +86,9 @@ func pipFailed(out string, cmd *shell.Command) *Diagnosis {
 				d = &Diagnosis{Category: NonzeroExit, Message: termtext.Cut(strings.TrimSpace(msg), 200)}
 			}
 			d.Evidence = "pip reported an error the line's exit status hides"
+			if cmd.IsUnrecorded() {
+				d.Evidence = "pip reported an error, no exit status recorded"
+			}
 			return d
 		}
 	}

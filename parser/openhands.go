@@ -95,6 +95,9 @@ type openhandsDecoder struct {
 	byEvent  map[int64]*Call  // calls by the id of their action event
 	byCallID map[string]*Call // calls by tool_call_id
 	response string           // id of the model response of the last call
+	// pending is the shell command still running when its output was
+	// read, to which the text the agent types next (is_input) goes.
+	pending *Call
 }
 
 func decodeOpenHands(r io.Reader, name string) (*Session, error) {
@@ -185,6 +188,9 @@ func (d *openhandsDecoder) action(e *rawjson.Fields, action string, i int, when 
 	if c.Args["is_input"] == "false" {
 		delete(c.Args, "is_input")
 	}
+	if c.Kind == KindShell {
+		d.typed(c)
+	}
 	resp := meta.Get("model_response")
 	setOnce(&d.s.Model, resp.Get("model").Text())
 	if id := resp.Get("id").Text(); id == "" || id != d.response {
@@ -199,6 +205,29 @@ func (d *openhandsDecoder) action(e *rawjson.Fields, action string, i int, when 
 		d.byCallID[c.ID] = c
 	}
 }
+
+// typed makes a shell call that types text into the command still running
+// (is_input: a name or a password at a prompt, "yes", Ctrl-C) a call of that
+// command: its outcome is the command's. What was typed is not kept, as it
+// is often a password; a control key is, and Ctrl-C or Ctrl-D stop the
+// command. Input with no command waiting has no command either.
+func (d *openhandsDecoder) typed(c *Call) {
+	if c.Args["is_input"] != "true" {
+		d.pending = nil // a new command: whatever ran before was left
+		return
+	}
+	if controlKeyRE.MatchString(c.Command) {
+		c.Args["keys"] = c.Command
+	}
+	c.Command = ""
+	if d.pending != nil {
+		c.Command = d.pending.Command
+	}
+}
+
+// controlKeyRE matches the control keys OpenHands sends as input: C-c,
+// C-d, C-z.
+var controlKeyRE = regexp.MustCompile(`^C-[a-z\\]$`)
 
 // routineSuffixRE matches the note OpenHands adds to every finished
 // command's output, which says nothing the exit code does not.
@@ -237,6 +266,7 @@ func (d *openhandsDecoder) observation(e *rawjson.Fields, obs string, when time.
 		if code.Kind() == rawjson.Number {
 			if n := int(code.Int()); n != -1 {
 				c.Exit = &n
+				d.pending = nil
 			} else {
 				// Still running when the agent stopped waiting.
 				c.Note = strings.Trim(strings.TrimSpace(suffix), "[]")
@@ -244,7 +274,13 @@ func (d *openhandsDecoder) observation(e *rawjson.Fields, obs string, when time.
 				if strings.Contains(c.Note, "timed out") {
 					c.Status = StatusInterrupted
 				}
+				if c.Args["is_input"] != "true" {
+					d.pending = c
+				}
 			}
+		}
+		if k := c.Args["keys"]; k == "C-c" || k == "C-d" {
+			c.Status = StatusInterrupted // the agent stopped it
 		}
 		setOnce(&d.s.Cwd, meta.Get("working_dir").Text())
 	case "error":

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,49 @@ func TestOpenHandsEvents(t *testing.T) {
 	}
 	if s.Title != "Do it" {
 		t.Errorf("Title = %q", s.Title)
+	}
+}
+
+// TestOpenHandsInput checks that text typed into a running command is a
+// call of that command, without what was typed, and that Ctrl-C stops it.
+func TestOpenHandsInput(t *testing.T) {
+	run := func(id int, cmd string, input bool) string {
+		return fmt.Sprintf(`{"id":%d,"source":"agent","action":"run","args":{"command":%q,"is_input":%v}}`, id, cmd, input)
+	}
+	obs := func(id, cause, exit int, out string) string {
+		return fmt.Sprintf(`{"id":%d,"cause":%d,"source":"agent","observation":"run","content":%q,"extras":{"metadata":{"exit_code":%d}}}`, id, cause, out, exit)
+	}
+	in := "[" + strings.Join([]string{
+		run(1, "mount /mnt/dav", false), obs(2, 1, -1, "Username:"),
+		run(3, "alice", true), obs(4, 3, -1, "Password:"),
+		run(5, "hunter2", true), obs(6, 5, 1, "/sbin/mount.davfs: can't open fuse device"),
+		run(7, "python serve.py", false), obs(8, 7, -1, "Serving on :8000"),
+		run(9, "C-c", true), obs(10, 9, 130, "^C"),
+		run(11, "ls", false), obs(12, 11, 0, "a.py"),
+		run(13, "y", true), obs(14, 13, 0, ""),
+	}, ",\n") + "]"
+	s, err := Parse(strings.NewReader(in), "f", Lookup("openhands"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range s.Calls {
+		got = append(got, fmt.Sprintf("%q %s %v", c.Command, c.Status, c.Args))
+	}
+	want := []string{
+		`"mount /mnt/dav" running map[]`,
+		`"mount /mnt/dav" running map[is_input:true]`,
+		`"mount /mnt/dav"  map[is_input:true]`,
+		`"python serve.py" running map[]`,
+		`"python serve.py" interrupted map[is_input:true keys:C-c]`,
+		`"ls"  map[]`,
+		`""  map[is_input:true]`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	if strings.Contains(fmt.Sprint(got), "hunter2") {
+		t.Error("the typed password is kept")
 	}
 }
 

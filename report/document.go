@@ -387,7 +387,7 @@ func newChainDoc(ch *analyzer.Chain) *chainDoc {
 			fd.Notes = append(fd.Notes, clean("the parser suggested "+strings.Join(g.Suggestions, ", "), 300))
 		}
 		if e := g.Exception; e != nil && e.File != "" {
-			fd.Notes = append(fd.Notes, clean(fmt.Sprintf("raised at %s:%d in %s", e.File, e.Line, e.Func), 300))
+			fd.Notes = append(fd.Notes, clean(raisedAt(e), 300))
 		}
 		cd.Failures = append(cd.Failures, fd)
 	}

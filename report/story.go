@@ -110,8 +110,18 @@ func (s *storyWriter) failure(f *analyzer.Failure) {
 		s.printf("            the parser suggested %s\n", clean(strings.Join(f.Suggestions, ", "), 200))
 	}
 	if e := f.Exception; e != nil && e.File != "" {
-		s.printf("            raised at %s:%d in %s\n", clean(e.File, 160), e.Line, clean(e.Func, 60))
+		s.printf("            %s\n", clean(raisedAt(e), 300))
 	}
+}
+
+// raisedAt says where an exception was raised: "raised at app.py:12 in
+// load", the function left out where the traceback does not name it.
+func raisedAt(e *diagnose.ExceptionInfo) string {
+	at := fmt.Sprintf("raised at %s:%d", clean(e.File, 160), e.Line)
+	if e.Func != "" {
+		at += " in " + clean(e.Func, 60)
+	}
+	return at
 }
 
 func (s *storyWriter) fix(ch *analyzer.Chain) {
