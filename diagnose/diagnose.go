@@ -311,7 +311,23 @@ func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
 	// A search that leads the line answers whatever it printed (grep -c
 	// prints 0); one that filters another command's output answers when
 	// nothing came through: errors of the command before it are not its.
-	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target) })
+	// One that ends another statement than the command's (`curl …; pip
+	// list | grep x`) follows what the statements before it printed: it
+	// answers unless the output holds an error line.
+	later := func(t string) bool {
+		return t != cmd.Target && !slices.Contains(cmd.Filters, t) && len(cmd.Others) > 0 && !errorLine(out)
+	}
+	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target || later(t)) })
+}
+
+// errorLine reports whether a line of out reports a failure.
+func errorLine(out string) bool {
+	for l := range strings.Lines(out) {
+		if failureWordRE.MatchString(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // answers reports whether target t exiting 1 gives an answer: no line or

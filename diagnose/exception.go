@@ -76,6 +76,9 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 		if d := matchIPythonTraceback(out, claimsSuccess); d != nil {
 			return d
 		}
+		if d := matchConftestImport(out); d != nil {
+			return d
+		}
 		if d := matchSyntaxError(out); d != nil {
 			return d
 		}
@@ -146,6 +149,37 @@ func matchIPythonTraceback(out string, claimsSuccess bool) *Diagnosis {
 				return nil // printed by the program, which went on
 			}
 			return exceptionDiagnosis(typ, strings.TrimPrefix(msg, ":"), frames)
+		}
+	}
+	return nil
+}
+
+var (
+	conftestRE      = prefilter.MustCompile(`(?m)^ImportError while loading conftest '[^']+'\.\s*$`)
+	pytestFrameRE   = regexp.MustCompile(`^(\S+):(\d+): in (\S+)`)
+	pytestExcLineRE = regexp.MustCompile(`^E\s+([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
+)
+
+// matchConftestImport reads the exception with which pytest could not
+// import a conftest.py, which it prints in its short form and without a
+// summary: "ImportError while loading conftest '/app/tests/conftest.py'.",
+// frames as "tests/conftest.py:12: in <module>", then "E   ModuleNotFoundError:
+// No module named 'app'".
+func matchConftestImport(out string) *Diagnosis {
+	loc := conftestRE.FindStringIndex(out)
+	if loc == nil {
+		return nil
+	}
+	var frames []ExceptionInfo
+	for l := range strings.Lines(out[loc[1]:]) {
+		l = strings.TrimRight(l, "\r\n")
+		if f := pytestFrameRE.FindStringSubmatch(l); f != nil {
+			n, _ := strconv.Atoi(f[2])
+			frames = append(frames, ExceptionInfo{File: f[1], Line: n, Func: f[3]})
+			continue
+		}
+		if m := pytestExcLineRE.FindStringSubmatch(l); m != nil {
+			return exceptionDiagnosis(m[1], m[2], frames)
 		}
 	}
 	return nil

@@ -82,6 +82,8 @@ var rules = slices.Concat(
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
 		{name: "disk-full", doc: "no space left on the disk, or over quota; filed as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:No space left on device|Disk quota exceeded|ENOSPC).*$`)},
+		{name: "connect-timeout", doc: "connections that were never made: the host did not answer in time (ETIMEDOUT)", category: Connection, match: matchRE(Connection,
+			`(?mi)^.*(?:connection timed out|connect to host .* timed out|\bETIMEDOUT\b|connect timed out|Connection timeout).*$`)},
 		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
 			`(?mi)^.*(?:timed out|timeout (?:period )?expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
 		{name: "dns", doc: "DNS servers that refused or did not answer, as nslookup and dig report them", category: Connection, strong: true, match: matchRE(Connection,
