@@ -339,7 +339,7 @@ func correctedName(p, q string) bool {
 // imports nothing by any. Installing another package, or trying another
 // snippet, is another step.
 func sameSubject(x, y *shell.Command, t string) bool {
-	if t != "python -c" && !shell.Installs(t) {
+	if !shell.RunsSnippet(t) && !shell.Installs(t) {
 		return true
 	}
 	xs, ys := lineCommands(x, t), lineCommands(y, t)

@@ -110,6 +110,12 @@ func TestPair(t *testing.T) {
 				out: pyTraceback("ValueError: invalid literal for int() with base 10: '1973.'")},
 			{cmd: "python3 - <<'EOF'\nimport pandas as pd\nprint(pd.read_csv('a.csv')['year'].str.rstrip('.').astype(int))\nEOF"}},
 			[]string{"c1 → c2 argv"}},
+		{"a script on standard input retried by one that imports the same", []step{
+			{cmd: "python - <<'PY'\nimport docopt\nprint(docopt.__version__)\nPY", exit: 1, out: pyTraceback("ModuleNotFoundError: No module named 'docopt'")},
+			{cmd: "python - <<'PY'\nimport urllib.request\nprint(urllib.request.urlopen('https://pypi.org').status)\nPY"},
+			{cmd: "pip install -e ."},
+			{cmd: "python - <<'PY'\nimport sys\nimport docopt\nprint(docopt.__file__)\nPY"}},
+			[]string{"c1 → c4 argv"}},
 		{"a script written anew on the fix's line", []step{
 			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py", exit: 1, out: pyTraceback("NameError: name 'x' is not defined")},
 			{cmd: "cat > repro.py <<'EOF'\nx = 1\nprint(x)\nEOF\npython repro.py"}},

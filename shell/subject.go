@@ -6,20 +6,30 @@ import (
 )
 
 // What a command works on, when its target does not say it: the modules
-// the code of `python -c` imports, the packages an installer installs.
-// The pairing compares them, so that another snippet or another package
-// is not taken for a retry.
+// the code of `python -c` or of a script fed on standard input imports,
+// the packages an installer installs. The pairing compares them, so that
+// another snippet or another package is not taken for a retry.
+
+// RunsSnippet reports whether target t is Python run on code the line
+// itself holds: `python -c CODE`, or `python - <<'EOF'`.
+func RunsSnippet(t string) bool { return t == "python -c" || t == "python -" || t == "python" }
 
 // InlineImports returns the top-level names of the modules that the code
-// of `python -c CODE` imports ("astropy" for `from astropy.modeling import
-// models`), in order, each once; nil when the command runs no such code
-// or its code imports nothing. Relative imports are left out.
+// of `python -c CODE`, or of a script a here-document feeds Python
+// (`python - <<'EOF'`), imports ("astropy" for `from astropy.modeling
+// import models`), in order, each once; nil when the command runs no such
+// code or its code imports nothing. Relative imports are left out.
 func (c *Command) InlineImports() []string {
-	if c.Target != "python -c" {
-		return nil
-	}
-	i := slices.Index(c.Argv, "-c")
-	if i < 0 || i+1 >= len(c.Argv) {
+	code := c.Input
+	switch c.Target {
+	case "python -c":
+		i := slices.Index(c.Argv, "-c")
+		if i < 0 || i+1 >= len(c.Argv) {
+			return nil
+		}
+		code = c.Argv[i+1]
+	case "python -", "python":
+	default:
 		return nil
 	}
 	var mods []string
@@ -29,7 +39,7 @@ func (c *Command) InlineImports() []string {
 			mods = append(mods, name)
 		}
 	}
-	for line := range strings.Lines(c.Argv[i+1]) {
+	for line := range strings.Lines(code) {
 		for stmt := range strings.SplitSeq(line, ";") {
 			words := strings.Fields(stmt)
 			switch {

@@ -17,6 +17,9 @@ func TestInlineImports(t *testing.T) {
 		{`python -c "print('import this')"`, nil},
 		{`python -c "` + "try:\n    import yaml\nexcept ImportError:\n    pass\n" + `"`, []string{"yaml"}},
 		{`python -c "from __future__ import annotations; from pkg.mod import*"`, []string{"__future__", "pkg"}},
+		{"python - <<'PY'\nimport docopt\nfrom yaml import safe_load\nPY", []string{"docopt", "yaml"}},
+		{"python3 <<EOF | tail -3\nimport numpy as np\nEOF", []string{"numpy"}},
+		{"python script.py <<EOF\nimport os\nEOF", nil}, // the script reads the text as data
 		{`python script.py`, nil},
 		{`python -c`, nil},
 		{`node -e "require('fs')"`, nil},
