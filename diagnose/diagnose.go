@@ -308,6 +308,9 @@ func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
 	if expectsFailure(cmd) && !psAtLineRE.MatchString(out) {
 		return true // the line discarded the errors it expected, and none other came
 	}
+	if slices.ContainsFunc(cmd.Ends, func(t string) bool { return t == "pip show" || t == "pip3 show" }) && notInstalledRE.MatchString(strings.TrimSpace(out)) {
+		return true // asked whether a package is installed: no
+	}
 	// A search that leads the line answers whatever it printed (grep -c
 	// prints 0); one that filters another command's output answers when
 	// nothing came through: errors of the command before it are not its.
@@ -365,6 +368,10 @@ var (
 	// probes ask whether a program is installed; "no" is an answer.
 	probes = map[string]bool{"which": true, "type": true, "whereis": true, "command": true}
 )
+
+// notInstalledRE matches all that pip show prints of packages that are not
+// installed.
+var notInstalledRE = regexp.MustCompile(`^WARNING: Package\(s\) not found: [^\n]*$`)
 
 // killedRE matches the shell's report of a child killed by SIGKILL: a bare
 // "Killed", or bash's "line 1: 48213 Killed   cmd".
