@@ -11,7 +11,7 @@ import (
 
 // Build tools and linters that report a failure in words of their own, not
 // in a compiler's "file:line: error:" form: Elixir's mix and its checkers,
-// ESLint, MSBuild, Gradle, Maven and make. Each signature needs the tool's
+// pre-commit's hooks, ESLint, MSBuild, Gradle, Maven and make. Each signature needs the tool's
 // own verdict (a count of errors above zero, "BUILD FAILED", make's "***"),
 // so that a passing run and text that merely says "error" never match; the
 // message is the first error the tool names. Their cases are in
@@ -151,6 +151,51 @@ func matchCredo(out string, _ *shell.Command, _ bool) *Diagnosis {
 	msg := "found " + m[1]
 	if i := credoIssueRE.FindStringSubmatch(out); i != nil {
 		msg = i[3] + ": [" + i[1] + "] " + strings.TrimSpace(i[2])
+	}
+	return &Diagnosis{Category: BuildError, Message: termtext.Cut(msg, 200)}
+}
+
+var (
+	// preCommitRE matches a pre-commit hook that failed, with its id:
+	// "ruff-format......Failed" then "- hook id: ruff-format".
+	preCommitRE = prefilter.MustCompile(`(?m)^\S.*?\.{3,}(?:\([^)\n]*\))?Failed\r?\n- hook id: (\S+)\r?$`)
+	// preCommitNoteRE matches the lines pre-commit writes under a failed
+	// hook's id: "- exit code: 1", "- files were modified by this hook".
+	preCommitNoteRE = regexp.MustCompile(`^- (?:exit code: \d+|duration: .*|files were modified by this hook)$`)
+	// preCommitStatusRE matches a hook's line of status.
+	preCommitStatusRE = regexp.MustCompile(`\.{3,}(?:\([^)]*\))?(?:Passed|Failed|Skipped)$`)
+)
+
+// matchPreCommit recognizes a pre-commit hook that failed, as git commit
+// and pre-commit run print it: a linter or formatter that found problems,
+// or changed files. The message names the hook and the first line it
+// printed, or pre-commit's note that it modified files.
+func matchPreCommit(out string, _ *shell.Command, _ bool) *Diagnosis {
+	m := preCommitRE.FindStringSubmatchIndex(out)
+	if m == nil {
+		return nil
+	}
+	msg := "pre-commit hook " + out[m[2]:m[3]] + " failed"
+	note, modified := "", false
+	for l := range strings.Lines(out[m[1]:]) {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if preCommitNoteRE.MatchString(l) {
+			modified = modified || strings.HasPrefix(l, "- files")
+			continue
+		}
+		if !preCommitStatusRE.MatchString(l) { // the next hook's line: this one printed nothing
+			note = l
+		}
+		break
+	}
+	if note == "" && modified {
+		note = "files were modified by this hook"
+	}
+	if note != "" {
+		msg += ": " + note
 	}
 	return &Diagnosis{Category: BuildError, Message: termtext.Cut(msg, 200)}
 }

@@ -292,7 +292,9 @@ func recordEvidence(c *parser.Call) string {
 // grep x'` or of `grep -q x f && echo found`, not the killall of
 // `killall app; cp app ~/bin`. out is the call's output, noise removed.
 func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
-	empty := strings.TrimSpace(out) == ""
+	// Claude Code gives a failed call that printed nothing the result
+	// "Error".
+	empty := strings.TrimSpace(out) == "" || c.IsError && strings.TrimSpace(out) == "Error"
 	if c.Exit == nil {
 		if c.Note != "" {
 			return true // the agent read the exit status as fine

@@ -43,11 +43,24 @@ func failureCases(f *testing.F) (cmds, outs []string) {
 func FuzzDiagnose(f *testing.F) {
 	cmds, outs := failureCases(f)
 	for i, o := range outs {
-		f.Add(cmds[i%len(cmds)], o, 1)
+		f.Add(cmds[i%len(cmds)], o, []int{1, -1, -2}[i%3])
 	}
 	f.Fuzz(func(t *testing.T, line, out string, exit int) {
 		c := &parser.Call{Tool: "Bash", Kind: parser.KindShell, Command: line, Output: out, Exit: &exit}
-		d := Call(c, shell.Parse(line))
+		switch {
+		case exit == -1:
+			// A transcript that records no status (SWE-agent's).
+			c.Exit, c.Unrecorded = nil, true
+		case exit == -2:
+			// A code cell, the line its code.
+			c.Tool, c.Kind, c.Command, c.Exit = "execute_ipython_cell", parser.KindOther, "", nil
+			c.Args = map[string]string{"code": line}
+		}
+		var cmd *shell.Command
+		if c.Kind == parser.KindShell {
+			cmd = shell.Parse(line)
+		}
+		d := Call(c, cmd)
 		if d == nil {
 			return
 		}

@@ -107,6 +107,7 @@ var rules = slices.Concat(
 		{name: "elixir", doc: "Elixir and mix: compile errors with the first error, an application that could not start, uncaught exceptions", category: BuildError, match: matchElixir},
 		{name: "dialyzer", doc: "Dialyzer (mix dialyzer): a count of errors above zero, warnings emitted; the first warning", category: BuildError, match: matchDialyzer},
 		{name: "credo", doc: "Credo: the issues it found, the first with its place", category: BuildError, match: matchCredo},
+		{name: "pre-commit", doc: "pre-commit hooks that failed (a linter or formatter that found problems or changed files), under git commit or pre-commit run", category: BuildError, match: matchPreCommit},
 		{name: "eslint", doc: "ESLint: problems counting errors, the first with its file and rule; too many warnings", category: BuildError, match: matchESLint},
 		{name: "msbuild", doc: "dotnet build and MSBuild: error CS…, MSB…, NU… lines, Build FAILED", category: BuildError, match: matchMSBuild},
 		{name: "gradle", doc: "Gradle: a build or task that failed, with what went wrong; Kotlin's errors", category: BuildError, match: matchGradle},

@@ -142,6 +142,9 @@ func (d *claudeConsole) makeCall() {
 		}
 	}
 	args := strings.TrimRight(d.head.String(), " \t")
+	if a, ok := strings.CutSuffix(args, ")…"); ok {
+		args = a + ")" // older consoles end every header so: `Bash(make test)…`
+	}
 	args = strings.TrimSuffix(args, ")")
 	d.head.reset()
 	c := d.newCall(d.headTool, d.headLine)
