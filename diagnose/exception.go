@@ -97,8 +97,9 @@ func matchTraceback(out string, cmd *shell.Command, claimsSuccess bool) *Diagnos
 		if l == "" || l[0] == ' ' || l[0] == '\t' {
 			continue // source lines and ^^^^ markers
 		}
-		if i > 0 && i+1 < len(lines) && strayLine(l, lines[i-1], lines[i+1]) {
-			continue // a line of standard output flushed into the frames
+		if j := strayRun(lines, i); j > i {
+			i = j - 1
+			continue // lines of standard output flushed into the frames
 		}
 		break
 	}
@@ -208,16 +209,32 @@ func exceptionDiagnosis(typ, msg string, frames []ExceptionInfo) *Diagnosis {
 	return d
 }
 
-// strayLine reports whether l, a line among a traceback's frames that is
-// neither a frame nor indented, is another stream's, flushed into them:
-// a frame follows it, or it parts a frame from its source line and does
-// not read as the exception (a frame without source may end the frames).
-func strayLine(l, prev, next string) bool {
-	if frameRE.MatchString(next) {
-		return true
+// strayRun returns the end of the lines from i on that are another
+// stream's, flushed into a traceback's frames, or i when they are not: a
+// run of lines that are neither frames nor indented, after which a frame
+// follows, or which part a frame from its source line and holds no line
+// that reads as the exception (a frame without source may end the frames).
+func strayRun(lines []string, i int) int {
+	if i == 0 {
+		return i
 	}
+	j, exc := i, false
+	for ; j < len(lines); j++ {
+		l := strings.TrimRight(lines[j], "\r")
+		if l == "" || l[0] == ' ' || l[0] == '\t' || frameRE.MatchString(l) {
+			break
+		}
+		exc = exc || excLineRE.MatchString(strings.TrimSpace(l))
+	}
+	if j == len(lines) {
+		return i
+	}
+	next := strings.TrimRight(lines[j], "\r")
 	indented := next != "" && (next[0] == ' ' || next[0] == '\t')
-	return indented && frameRE.MatchString(prev) && !excLineRE.MatchString(strings.TrimSpace(l))
+	if frameRE.MatchString(next) || indented && frameRE.MatchString(lines[i-1]) && !exc {
+		return j
+	}
+	return i
 }
 
 var noModuleRE = prefilter.MustCompile(`No module named '([^']+)'`)
