@@ -161,9 +161,14 @@ func (a *sessionAnalysis) follow(i, n int) (attempts []int, fix int, short bool)
 	attempts = []int{i}
 	j := i + 1
 	helped := a.asksHelp(i) // the failure itself asked for its usage or version
+	f := parser.Lookup(a.s.Format)
+	batched := f != nil && f.Batched
 	for ; j < n && j-attempts[len(attempts)-1] <= Lookahead; j++ {
 		if a.asksHelp(j) && !helped || unfinished(a.s.Calls[j]) {
 			continue // no outcome to judge, or only help asked
+		}
+		if batched && a.s.Calls[j].Msg == a.s.Calls[i].Msg {
+			continue // made with the failure, before its result came back
 		}
 		if a.sameTarget(i, j) {
 			if g := a.failures[j]; g != nil {

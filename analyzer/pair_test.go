@@ -29,20 +29,27 @@ type step struct {
 	// status is the call's status ("no-result"); its exit code is then
 	// unknown.
 	status string
+	// same puts the call in the message of the call before it, made with
+	// it in one response.
+	same bool
 }
 
 // session builds a session whose calls are one second apart, one per
-// message, with ids c1, c2, …
+// message unless a step is marked same, with ids c1, c2, …
 func session(steps ...step) *parser.Session {
 	s := &parser.Session{Path: "t.jsonl", Format: "claude-code", ID: "s"}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	msg := -2
 	for i, st := range steps {
+		if !st.same {
+			msg += 2
+		}
 		tool := st.tool
 		if tool == "" {
 			tool = "Bash"
 		}
 		c := &parser.Call{
-			Ordinal: i + 1, Msg: 2 * i, ID: fmt.Sprintf("c%d", i+1),
+			Ordinal: i + 1, Msg: msg, ID: fmt.Sprintf("c%d", i+1),
 			Tool: tool, Kind: parser.KindOf(tool), Command: st.cmd, File: st.file,
 			Output: st.out, Sidechain: st.side, Args: st.args,
 			Start: t0.Add(time.Duration(i) * time.Second),
@@ -130,6 +137,12 @@ func TestPair(t *testing.T) {
 			{tool: "execute_ipython_cell", args: map[string]string{"code": "%pip install pyyaml"}, out: "Successfully installed pyyaml-6.0.2"},
 			{tool: "execute_ipython_cell", args: map[string]string{"code": "import yaml\nprint(yaml.safe_load('a: 1'))"}, out: "{'a': 1}"}},
 			[]string{"c1 → c3 environment because c2"}},
+		{"a call made with the failure is no retry of it", []step{
+			{cmd: "ping -n 1 192.0.2.7", exit: 1, out: "Request timed out.\n"},
+			{cmd: "ping -n 1 192.0.2.1", same: true},
+			{cmd: "ipconfig"},
+			{cmd: "ping -n 1 192.0.2.7"}},
+			[]string{"c1 → c4 same"}},
 		{"a compile of another file is no retry", []step{
 			{cmd: "lake env lean solution.lean", exit: 1, out: "solution.lean:22:2: error: unsolved goals\nsolution.lean:23:6: error: tactic 'apply' failed"},
 			{cmd: "lake env lean test_ring.lean"},

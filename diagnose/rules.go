@@ -82,10 +82,13 @@ var rules = slices.Concat(
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
 		{name: "disk-full", doc: "no space left on the disk, or over quota; filed as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:No space left on device|Disk quota exceeded|ENOSPC).*$`)},
-		{name: "connect-timeout", doc: "connections that were never made: the host did not answer in time (ETIMEDOUT)", category: Connection, match: matchRE(Connection,
-			`(?mi)^.*(?:connection timed out|connect to host .* timed out|\bETIMEDOUT\b|connect timed out|Connection timeout).*$`)},
+		{name: "connect-timeout", doc: "connections that were never made: the host did not answer in time (ETIMEDOUT), ping's requests lost", category: Connection, match: matchRE(Connection,
+			`(?mi)^.*(?:connection timed out|connect to host .* timed out|\bETIMEDOUT\b|connect timed out|Connection timeout).*$`,
+			`(?m)^Request timed out\.\s*$`,
+			`(?m)^.*\b100% (?:packet )?loss\b.*$`)},
 		{name: "timeout", doc: "commands that ran out of time, by their own word or the agent's", category: Timeout, match: matchRE(Timeout,
 			`(?mi)^.*(?:timed out|timeout (?:period )?expired|deadline exceeded|terminated command after exceeding timeout).*$`)},
+		{name: "ssh", doc: "the ssh client's own errors, before the remote command ran: a host not reached or not resolved (connection), a key or password refused, a host key not verified (permission)", category: Connection, match: matchSSH},
 		{name: "dns", doc: "DNS servers that refused or did not answer, as nslookup and dig report them", category: Connection, strong: true, match: matchRE(Connection,
 			`(?m)^\*{2,3} .*can't find \S+: (?:Query refused|REFUSED|Server failed|SERVFAIL|No response from server|Timed out)\s*$`,
 			`(?m)^;; (?:connection timed out; no servers could be reached|communications error to .*)$`)},
@@ -128,7 +131,29 @@ func familyRules() []rule {
 
 // shellRules are the rules whose signatures come from the shell, not from
 // the command: they read a viewer's output too.
-var shellRules = map[string]bool{"command-not-found": true, "powershell-syntax": true, "unexpanded": true}
+var shellRules = map[string]bool{"command-not-found": true, "powershell-syntax": true, "unexpanded": true, "ssh": true}
+
+var (
+	sshConnectRE = prefilter.MustCompile(`(?m)^ssh: (?:connect to host \S+ port \d+: .+|Could not resolve hostname .+)$|^kex_exchange_identification: .+$|^Connection closed by \S+ port \d+\s*$`)
+	sshDeniedRE  = prefilter.MustCompile(`(?m)^(?:\S+@\S+: )?Permission denied \((?:publickey|password|keyboard-interactive)[^)]*\)\.\s*$|^Host key verification failed\.\s*$`)
+)
+
+// matchSSH recognizes the ssh client failing before the command it was to
+// run on the host ran, in a line that went through ssh: its own errors,
+// which are no data of the remote command (`ssh host cat x` that could not
+// connect).
+func matchSSH(out string, cmd *shell.Command, _ bool) *Diagnosis {
+	if cmd == nil || !slices.ContainsFunc(cmd.Wrappers, func(w string) bool { return w == "ssh" || strings.HasPrefix(w, "ssh ") }) {
+		return nil
+	}
+	if m := sshConnectRE.FindString(out); m != "" {
+		return &Diagnosis{Category: Connection, Message: termtext.Cut(strings.TrimSpace(m), 200)}
+	}
+	if m := sshDeniedRE.FindString(out); m != "" {
+		return &Diagnosis{Category: Permission, Message: termtext.Cut(strings.TrimSpace(m), 200)}
+	}
+	return nil
+}
 
 // matchRules returns the diagnosis of the first rule that use allows and
 // that matches out, with the rule as its evidence, or nil.

@@ -22,6 +22,11 @@ type Format struct {
 	// read, together with what was read before; malformed records go to
 	// Session.Skipped.
 	Decode func(r io.Reader, name string) (*Session, error)
+	// Batched says that the calls of one message were made in one
+	// response of the model, before any of their results came back (the
+	// parallel calls of Claude Code and of chat-completions tool calls):
+	// no call of a message answers the result of another.
+	Batched bool
 
 	// each, when set, decodes as Decode does and calls done with each call
 	// as soon as the decoder will not change it any more; with forget, the
@@ -69,6 +74,7 @@ var formats = []*Format{
 	},
 	{
 		Name:     "claude-code",
+		Batched:  true,
 		Doc:      "Claude Code session log",
 		Producer: "Claude Code, in ~/.claude/projects/<project>/<session>.jsonl",
 		Sniff:    `JSON lines whose "type" is user, assistant, summary, file-history-snapshot or another Claude Code record type, with no "payload"`,
@@ -95,6 +101,7 @@ var formats = []*Format{
 	},
 	{
 		Name:     "mini-swe-agent",
+		Batched:  true,
 		Doc:      "mini-swe-agent trajectory",
 		Producer: "mini-swe-agent (mini, mini-extra swebench), as <instance>.traj.json",
 		Sniff:    `one JSON object with "info" and "messages" whose "trajectory_format" starts with "mini-swe-agent" or whose "info" has "mini_version"`,
@@ -128,6 +135,7 @@ var formats = []*Format{
 	},
 	{
 		Name:     "openai-messages",
+		Batched:  true,
 		Doc:      "OpenAI chat-completions message list with tool calls",
 		Producer: "agent harnesses that save the messages they send to a chat-completions API, as a JSON array or {\"messages\": [...]}",
 		Sniff:    `a JSON array of messages, or an object with "messages", whose roles are system, developer, user, assistant, tool or function, with a "tool_calls", "function_call" or "tool_call_id" in the head`,
