@@ -29,6 +29,9 @@ var rejectionPrefixes = []string{
 	// Claude Code's own check of a command line, before it runs: no
 	// setting lets it through.
 	"Glob patterns are not allowed in write operations",
+	// Gemini CLI's shell tool refusing a command its settings do not
+	// allow, or one that substitutes a command ($(…)).
+	"Command is not allowed: ",
 }
 
 // blockedRE matches Claude Code refusing to work outside the session's

@@ -391,6 +391,9 @@ var (
 	// of running it.
 	busyboxUsageRE = prefilter.MustCompile(`(?m)^BusyBox v[\d.]+ .*multi-call binary\.\s*\n\s*\nUsage: (\S+)`)
 	anyUsageRE     = prefilter.MustCompile(`(?mi)^\s*usage:`)
+	// helpHintRE finds a Windows tool's pointer to its help in place of
+	// a usage: `Invalid Parameters -- try "/?" for help`.
+	helpHintRE = prefilter.MustCompile(`(?mi)(?:try|type|use) "?(?:\S+ )?/\?"? for (?:help|usage|more information)`)
 )
 
 // matchUsageText recognizes a program that rejected its command line in
@@ -399,7 +402,7 @@ func matchUsageText(out string, _ *shell.Command, _ bool) *Diagnosis {
 	if m := windowsInvalidRE.FindString(out); m != "" {
 		return &Diagnosis{Category: CLIUsage, Parser: "windows", Message: termtext.Cut(strings.TrimSpace(m), 200)}
 	}
-	if m := usageRejectRE.FindString(out); m != "" && anyUsageRE.MatchString(out) {
+	if m := usageRejectRE.FindString(out); m != "" && (anyUsageRE.MatchString(out) || helpHintRE.MatchString(out)) {
 		return &Diagnosis{Category: CLIUsage, Parser: "usage", Message: termtext.Cut(strings.TrimSpace(m), 200)}
 	}
 	if m := busyboxUsageRE.FindStringSubmatch(out); m != nil {

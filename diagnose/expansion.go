@@ -3,6 +3,7 @@ package diagnose
 import (
 	"strings"
 
+	"github.com/retrace-dev/retrace/internal/prefilter"
 	"github.com/retrace-dev/retrace/internal/termtext"
 	"github.com/retrace-dev/retrace/shell"
 )
@@ -60,4 +61,44 @@ func lineAt(s string, i int) string {
 		return s[start:]
 	}
 	return s[start : i+end]
+}
+
+// backquotedRE finds the shell's complaint about a word it ran: a program
+// it did not find, or a file it could not execute.
+var backquotedRE = prefilter.MustCompile("(?m)^(?:\\S*sh: )?(?:line \\d+: )?([^\\s:]+): (?:command not found|Permission denied|No such file or directory)\\s*$")
+
+// matchBackquoted recognizes a line that quoted words in backquotes
+// inside double quotes, as Markdown does (`git commit -m "Fix the
+// `parse` helper"`): the shell ran each as a command, and complained of
+// it. What the line meant as text was lost from it, whether or not its
+// command then ran.
+func matchBackquoted(out string, cmd *shell.Command, _ bool) *Diagnosis {
+	if cmd == nil || !strings.Contains(cmd.Line, "`") {
+		return nil
+	}
+	for _, m := range backquotedRE.FindAllStringSubmatch(out, -1) {
+		if strings.Contains(cmd.Line, "`"+m[1]) && doubleQuotedBackquote(cmd.Line, m[1]) {
+			return &Diagnosis{Category: ShellSyntax, Message: termtext.Cut(strings.TrimSpace(m[0]), 200) + " (the shell ran `" + m[1] + "`, quoted in backquotes inside double quotes)"}
+		}
+	}
+	return nil
+}
+
+// doubleQuotedBackquote reports whether line holds `word…` inside double
+// quotes and outside single ones, where the shell substitutes it.
+func doubleQuotedBackquote(line, word string) bool {
+	single, double := false, false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && !single:
+			i++
+		case c == '\'' && !double:
+			single = !single
+		case c == '"' && !single:
+			double = !double
+		case c == '`' && double && strings.HasPrefix(line[i+1:], word):
+			return true
+		}
+	}
+	return false
 }

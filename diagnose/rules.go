@@ -44,6 +44,7 @@ var rules = slices.Concat(
 		{name: "go-flag", doc: "Go's flag package: flags not defined, with the Usage of block", category: CLIUsage, strong: true, match: matchGoFlag},
 		{name: "cmd-banner", doc: "cmd.exe that printed only its banner and prompt: /c did not reach it (Git Bash turns /c into a path)", category: CLIUsage, strong: true, match: matchCmdBanner},
 		{name: "usage-text", doc: "a program that rejected its command line and printed its usage: \"unrecognized or incomplete command line\", BusyBox's usage, Windows tools' \"ERROR: Invalid argument\"", category: CLIUsage, match: matchUsageText},
+		{name: "backquotes", doc: "words a line quoted in backquotes inside double quotes, which the shell ran as commands (a commit message written in Markdown)", category: ShellSyntax, strong: true, match: matchBackquoted},
 		{name: "command-not-found", doc: "a shell that could not find the program", category: CommandNotFound, strong: true, match: matchNotFound},
 		{name: "agent-shell", doc: "the agent's own shell failing before the command ran (Claude Code on Windows: `Command failed: cygpath`)", category: AgentToolError, match: matchRE(AgentToolError,
 			`(?m)^Command failed: cygpath .*$`)},
@@ -78,6 +79,7 @@ var rules = slices.Concat(
 			// pip: a package it had to build from source did not build.
 			`(?m)^\s*ERROR: Failed building (?:wheel|editable) for \S+\s*$`,
 			`(?m)^ERROR: (?:Could not build wheels for|Failed to build installable wheels for) .*$`)},
+		{name: "pre-commit", doc: "pre-commit hooks that failed (a linter or formatter that found problems or changed files), under git commit or pre-commit run", category: BuildError, match: matchPreCommit},
 		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
 		{name: "disk-full", doc: "no space left on the disk, or over quota; filed as out-of-memory: a resource ran out", category: OutOfMemory, match: matchRE(OutOfMemory,
@@ -110,7 +112,7 @@ var rules = slices.Concat(
 		{name: "elixir", doc: "Elixir and mix: compile errors with the first error, an application that could not start, uncaught exceptions", category: BuildError, match: matchElixir},
 		{name: "dialyzer", doc: "Dialyzer (mix dialyzer): a count of errors above zero, warnings emitted; the first warning", category: BuildError, match: matchDialyzer},
 		{name: "credo", doc: "Credo: the issues it found, the first with its place", category: BuildError, match: matchCredo},
-		{name: "pre-commit", doc: "pre-commit hooks that failed (a linter or formatter that found problems or changed files), under git commit or pre-commit run", category: BuildError, match: matchPreCommit},
+		{name: "sqlite", doc: "the sqlite3 shell's errors: SQL it could not prepare or run, a database it could not open (missing-file)", category: NonzeroExit, match: matchSQLite},
 		{name: "eslint", doc: "ESLint: problems counting errors, the first with its file and rule; too many warnings", category: BuildError, match: matchESLint},
 		{name: "msbuild", doc: "dotnet build and MSBuild: error CS…, MSB…, NU… lines, Build FAILED", category: BuildError, match: matchMSBuild},
 		{name: "gradle", doc: "Gradle: a build or task that failed, with what went wrong; Kotlin's errors", category: BuildError, match: matchGradle},
@@ -137,6 +139,34 @@ var (
 	sshConnectRE = prefilter.MustCompile(`(?m)^ssh: (?:connect to host \S+ port \d+: .+|Could not resolve hostname .+)$|^kex_exchange_identification: .+$|^Connection closed by \S+ port \d+\s*$`)
 	sshDeniedRE  = prefilter.MustCompile(`(?m)^(?:\S+@\S+: )?Permission denied \((?:publickey|password|keyboard-interactive)[^)]*\)\.\s*$|^Host key verification failed\.\s*$`)
 )
+
+var (
+	// sqliteOwnRE matches the sqlite3 shell's own wording, which no
+	// other program uses.
+	sqliteOwnRE = prefilter.MustCompile(`(?m)^(?:Error: (?:in prepare|stepping), .+|(?:Parse|Runtime) error near line \d+: .+|Error: unable to open database\b.*)$`)
+	// sqliteErrorRE matches its errors of older versions, read only in a
+	// line that runs it.
+	sqliteErrorRE = prefilter.MustCompile(`(?m)^Error: (?:near line \d+: )?(?:near "[^"\n]*": syntax error|no such (?:table|column|function): .+|.+ constraint failed.*|database is locked|file is not a database)$`)
+)
+
+// matchSQLite recognizes the sqlite3 shell's errors: SQL it could not
+// prepare or run, a database it could not open (a missing file), in its
+// own wording, even when a script ran it; "Error: near …: syntax error"
+// and the like of older versions only in a line that runs it.
+func matchSQLite(out string, cmd *shell.Command, _ bool) *Diagnosis {
+	m := sqliteOwnRE.FindString(out)
+	if m == "" && cmd != nil && strings.Contains(cmd.Line, "sqlite3") {
+		m = sqliteErrorRE.FindString(out)
+	}
+	if m == "" {
+		return nil
+	}
+	cat := NonzeroExit
+	if strings.HasPrefix(m, "Error: unable to open database") {
+		cat = MissingFile
+	}
+	return &Diagnosis{Category: cat, Message: termtext.Cut(strings.TrimSpace(m), 200)}
+}
 
 // matchSSH recognizes the ssh client failing before the command it was to
 // run on the host ran, in a line that went through ssh: its own errors,

@@ -104,12 +104,19 @@ func (d *geminiConsole) panel() {
 		}
 		return
 	}
+	d.call(m, lines[i].n, lines[i+1:])
+	d.mode = textNone
+}
+
+// call reads the call of a panel: its head line, matched by m at line n,
+// and the lines below it. A panel that holds several calls made together
+// is read as its first call, its output holding the others' heads.
+func (d *geminiConsole) call(m []string, n int, body []textBoxLine) {
 	icon, tool, rest := m[1], m[2], strings.TrimSpace(m[3])
 	if tool == "Save" && strings.HasPrefix(rest, "Memory") {
 		tool, rest = "Save Memory", strings.TrimSpace(strings.TrimPrefix(rest, "Memory"))
 	}
-	c := d.newCall(tool, lines[i].n)
-	body := lines[i+1:]
+	c := d.newCall(tool, n)
 	if c.Kind == KindShell {
 		cmd, desc, used := textGeminiCommand(rest, body)
 		body = body[used:]
@@ -137,11 +144,19 @@ func (d *geminiConsole) panel() {
 		c.Status = StatusNoResult
 	}
 	c.Output = abridge(textExit(c, out.String()))
+	switch {
+	case c.IsError || c.Status != "" || c.Exit != nil:
+	case c.Kind == KindShell:
+		// ✔ says the tool ran the command, not how it ended: the copy
+		// shows no exit status unless the output states it.
+		c.Unrecorded = true
+	case strings.HasPrefix(c.Output, "Error: "):
+		c.IsError = true // the tool's own error, under ✔ in early versions
+	}
 	d.s.add(c)
 	if c.Status != StatusNoResult {
 		d.user()
 	}
-	d.mode = textNone
 }
 
 // textGeminiCommand returns a shell panel's command and description. A

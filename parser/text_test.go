@@ -74,6 +74,9 @@ func callLines(s *Session) []string {
 		if c.IsError {
 			l += " error"
 		}
+		if c.Unrecorded {
+			l += " unrecorded"
+		}
 		if c.Status != "" {
 			l += " status=" + string(c.Status)
 		}
@@ -153,6 +156,11 @@ func TestTextMarkers(t *testing.T) {
 			"text:claude-console",
 			[]string{`msg 1 line 2 Task/task args=map[description:Search logs] status=rejected out="Bash(grep -r x .)\nWaiting…\n+3 more tool uses\nNo (tell Claude what to do differently)"`}},
 
+		{"gemini: a tool's error under ✔, a command's outcome unrecorded",
+			"> go\n ╭───╮\n │ ✔  Edit docs/a.md: x => y │\n │ │\n │    Error: Failed to edit, could not find the string to replace. │\n ╰───╯\n ╭───╮\n │ ✔  Shell pytest --spec │\n │ │\n │    bash: pytest: command not found │\n ╰───╯\n",
+			"text:gemini-console",
+			[]string{`msg 1 line 3 Edit/edit file=docs/a.md error out="Error: Failed to edit, could not find the string to replace."`,
+				`msg 3 line 8 Shell/shell cmd="pytest --spec" unrecorded out="bash: pytest: command not found"`}},
 		{"gemini: error panel",
 			"> go\n ╭───╮\n │ ✖  Shell make (Build.) │\n │ │\n │    make: *** No rule │\n ╰───╯\n",
 			"text:gemini-console",
@@ -160,15 +168,15 @@ func TestTextMarkers(t *testing.T) {
 		{"gemini: description with parentheses",
 			"> go\n ╭───╮\n │ ✔  Shell git log --since=\"1 day ago\" (Show commits (since yesterday).) │\n ╰───╯\n",
 			"text:gemini-console",
-			[]string{`msg 1 line 3 Shell/shell cmd="git log --since=\"1 day ago\"" args=map[description:Show commits (since yesterday).] out=""`}},
+			[]string{`msg 1 line 3 Shell/shell cmd="git log --since=\"1 day ago\"" args=map[description:Show commits (since yesterday).] unrecorded out=""`}},
 		{"gemini: subshell is no description",
 			"> go\n ╭───╮\n │ ✔  Shell make && (cd docs; make) │\n ╰───╯\n",
 			"text:gemini-console",
-			[]string{`msg 1 line 3 Shell/shell cmd="make && (cd docs; make)" out=""`}},
+			[]string{`msg 1 line 3 Shell/shell cmd="make && (cd docs; make)" unrecorded out=""`}},
 		{"gemini: an apostrophe in the description",
 			"> go\n ╭───╮\n │ ✔  Shell git status (Check the repo's state.) │\n │ │\n │    it's clean │\n ╰───╯\n",
 			"text:gemini-console",
-			[]string{`msg 1 line 3 Shell/shell cmd="git status" args=map[description:Check the repo's state.] out="it's clean"`}},
+			[]string{`msg 1 line 3 Shell/shell cmd="git status" args=map[description:Check the repo's state.] unrecorded out="it's clean"`}},
 		{"gemini: panel left open at the end",
 			"> go\n ╭───╮\n │ ✔  WriteFile Writing to a.txt │\n │    1 hello │",
 			"text:gemini-console",
