@@ -273,21 +273,28 @@ func (a *sessionAnalysis) sameTarget(i, j int) bool {
 // otherFiles reports whether y builds or tests other files than those of
 // x that its failure f cites: `lean scratch.lean` after `lean
 // solution.lean` failed with "solution.lean:22:2: error: …" is another
-// compile, not its retry. A run that names none of its files (`make`,
-// `pytest`) takes in the whole project, the cited files with it.
+// compile, not its retry. A run that names no file of the cited kinds
+// (`make`, `pytest tests/`, `tsc -p tsconfig.json`) takes in the whole
+// project or folder, the cited files with it.
 func otherFiles(f *Failure, x, y *shell.Command) bool {
 	if f == nil || f.Category != diagnose.BuildError && f.Category != diagnose.TestFailure {
 		return false
 	}
-	var cited []string
+	var cited, exts []string
 	for _, p := range pathWords(x) {
 		if name := fileName(p); path.Ext(name) != "" && strings.Contains(f.Message, name) {
-			cited = append(cited, name)
+			cited, exts = append(cited, name), append(exts, path.Ext(name))
 		}
 	}
-	others := pathWords(y)
-	return len(cited) > 0 && len(others) > 0 &&
-		!slices.ContainsFunc(others, func(q string) bool { return slices.Contains(cited, fileName(q)) })
+	// Only files of the kinds cited count: a folder or a project file
+	// (`pytest tests/`, `tsc -p tsconfig.json`) takes in the cited files.
+	var others []string
+	for _, q := range pathWords(y) {
+		if slices.Contains(exts, path.Ext(fileName(q))) {
+			others = append(others, fileName(q))
+		}
+	}
+	return len(others) > 0 && !slices.ContainsFunc(others, func(q string) bool { return slices.Contains(cited, q) })
 }
 
 // fileName returns the base name of a path word without what follows a
@@ -801,7 +808,7 @@ func (a *sessionAnalysis) fixKind(last, fix int, retry *shell.Command, between [
 			!slices.Equal(cl.Wrappers, cf.Wrappers) || cl.Input != cf.Input {
 			return FixArgv, nil // its arguments, the filters of its pipeline, its wrappers or its input changed
 		}
-		if len(cf.Writes) > 0 && !slices.Equal(cl.OtherInputs, cf.OtherInputs) {
+		if len(cf.Writes) > 0 && len(cf.OtherInputs) > 0 && !slices.Equal(cl.OtherInputs, cf.OtherInputs) {
 			// `cat > t.py <<'EOF' … EOF; python t.py`, the script
 			// written anew.
 			return FixEdit, []string{a.s.Calls[fix].ID}

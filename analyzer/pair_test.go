@@ -127,6 +127,11 @@ func TestPair(t *testing.T) {
 			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py", exit: 1, out: pyTraceback("NameError: name 'x' is not defined")},
 			{cmd: "cat > repro.py <<'EOF'\nx = 1\nprint(x)\nEOF\npython repro.py"}},
 			[]string{"c1 → c2 edit because c2"}},
+		{"a script written before, run again with its output redirected", []step{
+			{cmd: "cat > /tmp/t.py <<'EOF'\nimport app.config\nEOF\npython /tmp/t.py", exit: 1, out: pyTraceback("KeyError: 'db'")},
+			{tool: "Edit", file: "app/config.py"},
+			{cmd: "python /tmp/t.py > /tmp/out.txt; cat /tmp/out.txt"}},
+			[]string{"c1 → c3 edit because c2"}},
 		{"the same script run again", []step{
 			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py", exit: 1, out: "ConnectionResetError: [Errno 104] Connection reset by peer"},
 			{cmd: "cat > repro.py <<'EOF'\nprint(x)\nEOF\npython repro.py"}},
@@ -154,6 +159,14 @@ func TestPair(t *testing.T) {
 			{tool: "Edit", file: "src/cart.ts"},
 			{cmd: "npx tsc --noEmit"}},
 			[]string{"c1 → c3 argv"}},
+		{"a run on the folder or the project file retries a file's", []step{
+			{cmd: "pytest tests/test_cart.py -q", exit: 1, out: "FAILED tests/test_cart.py::test_total - AssertionError"},
+			{tool: "Edit", file: "src/cart.py"},
+			{cmd: "pytest tests/ -q"},
+			{cmd: "npx tsc --noEmit src/cart.ts", exit: 2, out: "src/cart.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'."},
+			{tool: "Edit", file: "src/cart.ts"},
+			{cmd: "npx tsc --noEmit -p tsconfig.json"}},
+			[]string{"c1 → c3 argv", "c4 → c6 argv"}},
 		{"a test file's run retries one of its tests", []step{
 			{cmd: "pytest tests/test_cart.py::test_total", exit: 1, out: "FAILED tests/test_cart.py::test_total - AssertionError"},
 			{cmd: "pytest tests/test_tax.py"},

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -160,12 +161,23 @@ func Call(c *parser.Call, cmd *shell.Command) *Diagnosis {
 	data := cmd.IsViewer() || cmd.AsksHelp()
 	if recorded == "" {
 		any := cmd.Masked && !cmd.Ignored
+		unrecorded := cmd.IsUnrecorded() && !data
 		d := matchRules(out, cmd, true, func(r *rule) bool {
-			if served && r.category == Timeout {
+			switch {
+			case served && r.category == Timeout:
 				return false
+			case unrecorded:
+				return r.strong || verdictRules[r.name]
 			}
 			return data && shellRules[r.name] || !data && (r.strong || any)
 		})
+		if d == nil && unrecorded && !runsOwnCode(cmd) {
+			// With no status at all, a program's words of failure count
+			// where it ends, not in what it printed on the way (a test
+			// named after the permission it checks, pip retrying a
+			// download before it installed).
+			d = matchRules(lastLines(out, 4), cmd, true, func(r *rule) bool { return !r.strong })
+		}
 		switch {
 		case d != nil && served:
 			d.Evidence = strings.TrimSuffix(d.Evidence, " despite exit status 0") + " after the server's ready line, though the agent's timeout stopped it"
@@ -232,6 +244,40 @@ var curlExits = map[int]string{
 	6: "could not resolve host", 7: "failed to connect", 28: "operation timed out",
 	35: "TLS handshake failed", 52: "empty reply from server", 56: "failure receiving network data",
 }
+
+// verdictRules are the weaker rules that read a tool's verdict on what it
+// ran wherever the output gives it: test runners' summaries, build tools',
+// pre-commit's hooks, the sqlite3 shell, and the shell's own syntax errors.
+var verdictRules = map[string]bool{
+	"test-failure": true, "shell-syntax": true, "pre-commit": true, "sqlite": true, "make": true, "maven": true,
+	"gradle": true, "msbuild": true, "eslint": true, "credo": true, "dialyzer": true, "elixir": true,
+}
+
+// runsOwnCode reports whether cmd runs a script or snippet, whose printed
+// errors may be what it was written to show (a bug's reproduction).
+func runsOwnCode(cmd *shell.Command) bool {
+	switch path.Ext(cmd.Target) {
+	case ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".php":
+		return true
+	}
+	return shell.RunsSnippet(cmd.Target)
+}
+
+// lastLines returns the last n lines of s that are neither blank nor
+// warnings, which say nothing of how a program ended.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, " \t\r\n"), "\n")
+	var kept []string
+	for i := len(lines) - 1; i >= 0 && len(kept) < n; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !warningRE.MatchString(l) {
+			kept = append(kept, lines[i])
+		}
+	}
+	slices.Reverse(kept)
+	return strings.Join(kept, "\n")
+}
+
+var warningRE = regexp.MustCompile(`^(?i:warning)\b`)
 
 // codeTools are the tools that run the code they are given in a Python
 // kernel: OpenHands' IPython cells, and the like of other harnesses.
@@ -318,9 +364,13 @@ func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
 	// nothing came through: errors of the command before it are not its.
 	// One that ends another statement than the command's (`curl …; pip
 	// list | grep x`) follows what the statements before it printed: it
-	// answers unless the output holds an error line.
+	// answers unless the command's own status may be the line's (`… &&
+	// ls | grep x`), or the output holds an error line or an unmistakable
+	// signature.
 	later := func(t string) bool {
-		return t != cmd.Target && !slices.Contains(cmd.Filters, t) && len(cmd.Others) > 0 && !errorLine(out)
+		return t != cmd.Target && !slices.Contains(cmd.Filters, t) && len(cmd.Others) > 0 &&
+			!slices.Contains(cmd.Ends, cmd.Target) && !errorLine(out) &&
+			matchRules(out, cmd, false, func(r *rule) bool { return r.strong }) == nil
 	}
 	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target || later(t)) })
 }

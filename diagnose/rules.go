@@ -171,10 +171,13 @@ func matchSQLite(out string, cmd *shell.Command, _ bool) *Diagnosis {
 // matchSSH recognizes the ssh client failing before the command it was to
 // run on the host ran, in a line that went through ssh: its own errors,
 // which are no data of the remote command (`ssh host cat x` that could not
-// connect).
-func matchSSH(out string, cmd *shell.Command, _ bool) *Diagnosis {
+// connect), unless the line's clean exit status says ssh connected.
+func matchSSH(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
 	if cmd == nil || !slices.ContainsFunc(cmd.Wrappers, func(w string) bool { return w == "ssh" || strings.HasPrefix(w, "ssh ") }) {
 		return nil
+	}
+	if claimsSuccess && !cmd.Masked {
+		return nil // ssh exits 255 on its own errors: these lines are the host's data
 	}
 	if m := sshConnectRE.FindString(out); m != "" {
 		return &Diagnosis{Category: Connection, Message: termtext.Cut(strings.TrimSpace(m), 200)}

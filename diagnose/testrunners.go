@@ -64,6 +64,10 @@ var testRunners = []testRunner{
 		summary: prefilter.MustCompile(`(?m)^(?:FAILURES|ERRORS)!\n(Tests: \d+, Assertions: \d+, .*)$`),
 		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^There (?:was|were) \d+ (?:failures?|errors?):\n\n1\) (\S.*)$`)},
 	},
+	{ // Python's unittest, and Django's test runner: "Ran 6 tests in 0.4s", then "FAILED (failures=1)"
+		summary: prefilter.MustCompile(`(?m)^Ran \d+ tests? in [\d.]+s\s*\n\s*\n(FAILED \((?:failures|errors|unexpected successes)=[1-9].*\))$`),
+		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^((?:FAIL|ERROR): \S+ \(.*\))\s*$`)},
+	},
 	{ // dotnet test: "Failed!  - Failed: 1, Passed: 9, …", .NET 9's "Test summary: …"
 		summary: prefilter.MustCompile(`(?m)^\s*(Failed!\s+- Failed:\s+[1-9]\d*, .*|Test summary: total: \d+, failed: [1-9]\d*, .*|Test Run Failed\.)$`),
 		first:   []*prefilter.Regexp{prefilter.MustCompile(`(?m)^\s+(Failed \S.*?) \[[^\]]*\]$`)},
