@@ -3,6 +3,7 @@ package analyzer
 import (
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -435,10 +436,14 @@ func samePackage(p, q string) bool {
 // 404), or a subagent started for the same task (its description or its
 // prompt the same, the other corrected). Another site, or another task, is
 // no retry; nor is a code cell that only installs or runs shell commands,
-// after a cell of code.
+// after a cell of code, nor one that calls none of the functions the
+// failed cell called (other than builtins).
 func sameToolSubject(x, y *parser.Call) bool {
-	if diagnose.RunsCode(x) && setupCell(y.Args["code"]) && !setupCell(x.Args["code"]) {
-		return false // `%pip install x` prepares the cell's retry
+	if diagnose.RunsCode(x) && !setupCell(x.Args["code"]) {
+		// `%pip install x` prepares the cell's retry; a cell of other
+		// code (a look around with os.listdir) is another step.
+		xs := cellCalls(x.Args["code"])
+		return !setupCell(y.Args["code"]) && (len(xs) == 0 || slices.ContainsFunc(cellCalls(y.Args["code"]), func(c string) bool { return slices.Contains(xs, c) }))
 	}
 	if ux, uy := x.Args["url"], y.Args["url"]; ux != "" && uy != "" {
 		return siteOf(ux) == siteOf(uy)
@@ -449,6 +454,32 @@ func sameToolSubject(x, y *parser.Call) bool {
 		return dx != "" && dx == dy || px != "" && px == py
 	}
 	return true
+}
+
+// callRE finds the names a line of Python calls: `pd.read_csv(`.
+var callRE = regexp.MustCompile(`([A-Za-z_][\w.]*)\s*\(`)
+
+// commonCalls are the builtins and keywords any cell may call.
+var commonCalls = map[string]bool{
+	"print": true, "len": true, "str": true, "int": true, "float": true, "list": true, "dict": true,
+	"set": true, "tuple": true, "range": true, "open": true, "isinstance": true, "type": true,
+	"sorted": true, "enumerate": true, "zip": true, "map": true, "filter": true, "sum": true,
+	"min": true, "max": true, "any": true, "all": true, "repr": true, "format": true, "bool": true,
+	"getattr": true, "hasattr": true, "setattr": true, "abs": true, "round": true, "super": true,
+	"if": true, "elif": true, "while": true, "for": true, "return": true, "and": true, "or": true,
+	"not": true, "in": true, "with": true, "assert": true, "except": true, "def": true, "class": true,
+}
+
+// cellCalls returns the names a code cell calls, other than builtins, each
+// once: what the cell works on, in the absence of a file.
+func cellCalls(code string) []string {
+	var out []string
+	for _, m := range callRE.FindAllStringSubmatch(code, -1) {
+		if !commonCalls[m[1]] && !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
 
 // setupCell reports whether a code cell only runs IPython's magics and

@@ -148,6 +148,12 @@ func TestPair(t *testing.T) {
 			{cmd: "ipconfig"},
 			{cmd: "ping -n 1 192.0.2.7"}},
 			[]string{"c1 → c4 same"}},
+		{"a cell that looks around is no retry of a cell's", []step{
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "import pandas as pd\ndf = pd.read_csv('/workspace/sales.csv')"},
+				out: "FileNotFoundError                         Traceback (most recent call last)\nCell In[1], line 2\n----> 2 df = pd.read_csv('/workspace/sales.csv')\n\nFileNotFoundError: [Errno 2] No such file or directory: '/workspace/sales.csv'"},
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "import os\nprint(os.listdir('/workspace'))"}, out: "['data']"},
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "df = pd.read_csv('/workspace/data/sales.csv')\nprint(len(df))"}, out: "120"}},
+			[]string{"c1 → c3 argv"}},
 		{"a compile of another file is no retry", []step{
 			{cmd: "lake env lean solution.lean", exit: 1, out: "solution.lean:22:2: error: unsolved goals\nsolution.lean:23:6: error: tactic 'apply' failed"},
 			{cmd: "lake env lean test_ring.lean"},

@@ -207,12 +207,18 @@ func (d *openhandsDecoder) action(e *rawjson.Fields, action string, i int, when 
 }
 
 // typed makes a shell call that types text into the command still running
-// (is_input: a name or a password at a prompt, "yes", Ctrl-C) a call of that
+// (is_input: a name or a password at a prompt, "yes", Ctrl-C), or that
+// only waits for more of its output (an empty command), a call of that
 // command: its outcome is the command's. What was typed is not kept, as it
 // is often a password; a control key is, and Ctrl-C or Ctrl-D stop the
 // command. Input with no command waiting has no command either.
 func (d *openhandsDecoder) typed(c *Call) {
 	if c.Args["is_input"] != "true" {
+		if strings.TrimSpace(c.Command) == "" && d.pending != nil {
+			c.Command = d.pending.Command // waits for more of the command still running
+			delete(c.Args, "command")
+			return
+		}
 		d.pending = nil // a new command: whatever ran before was left
 		return
 	}

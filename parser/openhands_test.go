@@ -121,8 +121,10 @@ func TestOpenHandsInput(t *testing.T) {
 		run(5, "hunter2", true), obs(6, 5, 1, "/sbin/mount.davfs: can't open fuse device"),
 		run(7, "python serve.py", false), obs(8, 7, -1, "Serving on :8000"),
 		run(9, "C-c", true), obs(10, 9, 130, "^C"),
-		run(11, "ls", false), obs(12, 11, 0, "a.py"),
-		run(13, "y", true), obs(14, 13, 0, ""),
+		run(11, "npm install", false), obs(12, 11, -1, "added 12 packages"),
+		run(13, "", false), obs(14, 13, 1, "npm ERR! 404 Not Found"),
+		run(15, "ls", false), obs(16, 15, 0, "a.py"),
+		run(17, "y", true), obs(18, 17, 0, ""),
 	}, ",\n") + "]"
 	s, err := Parse(strings.NewReader(in), "f", Lookup("openhands"))
 	if err != nil {
@@ -138,6 +140,8 @@ func TestOpenHandsInput(t *testing.T) {
 		`"mount /mnt/dav"  map[is_input:true]`,
 		`"python serve.py" running map[]`,
 		`"python serve.py" interrupted map[is_input:true keys:C-c]`,
+		`"npm install" running map[]`,
+		`"npm install"  map[]`,
 		`"ls"  map[]`,
 		`""  map[is_input:true]`,
 	}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -104,14 +105,16 @@ func (d *geminiConsole) panel() {
 		}
 		return
 	}
-	d.call(m, lines[i].n, lines[i+1:])
+	merged := slices.ContainsFunc(lines[i+1:], func(l textBoxLine) bool { return textGeminiHeadRE.MatchString(l.s) })
+	d.call(m, lines[i].n, lines[i+1:], merged)
 	d.mode = textNone
 }
 
 // call reads the call of a panel: its head line, matched by m at line n,
 // and the lines below it. A panel that holds several calls made together
-// is read as its first call, its output holding the others' heads.
-func (d *geminiConsole) call(m []string, n int, body []textBoxLine) {
+// (merged) is read as its first call, its output holding the others'
+// heads and outputs: what it printed is not told apart from theirs.
+func (d *geminiConsole) call(m []string, n int, body []textBoxLine, merged bool) {
 	icon, tool, rest := m[1], m[2], strings.TrimSpace(m[3])
 	if tool == "Save" && strings.HasPrefix(rest, "Memory") {
 		tool, rest = "Save Memory", strings.TrimSpace(strings.TrimPrefix(rest, "Memory"))
@@ -146,6 +149,7 @@ func (d *geminiConsole) call(m []string, n int, body []textBoxLine) {
 	c.Output = abridge(textExit(c, out.String()))
 	switch {
 	case c.IsError || c.Status != "" || c.Exit != nil:
+	case merged:
 	case c.Kind == KindShell:
 		// ✔ says the tool ran the command, not how it ended: the copy
 		// shows no exit status unless the output states it.
