@@ -291,9 +291,16 @@ func otherFiles(f *Failure, x, y *shell.Command) bool {
 	// (`pytest tests/`, `tsc -p tsconfig.json`) takes in the cited files.
 	var others []string
 	for _, q := range pathWords(y) {
-		if slices.Contains(exts, path.Ext(fileName(q))) {
-			others = append(others, fileName(q))
+		name := fileName(q)
+		if !slices.Contains(exts, path.Ext(name)) {
+			continue
 		}
+		// A pattern (`pytest tests/test_*.py`) names the cited files it
+		// matches.
+		if i := slices.IndexFunc(cited, func(c string) bool { ok, _ := path.Match(name, c); return ok }); i >= 0 {
+			name = cited[i]
+		}
+		others = append(others, name)
 	}
 	return len(others) > 0 && !slices.ContainsFunc(others, func(q string) bool { return slices.Contains(cited, q) })
 }
@@ -479,8 +486,18 @@ func cellCalls(code string) []string {
 			out = append(out, m[1])
 		}
 	}
+	// The names it assigns are what it works on too: `df = pd.read_excel(…)`
+	// retries `df = pd.read_csv(…)`, `x = float(v)` retries `x = np.float(v)`.
+	for _, m := range assignRE.FindAllStringSubmatch(code, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
 	return out
 }
+
+// assignRE finds the name a line of Python assigns to.
+var assignRE = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?:\[[^\]\n]*\][ \t]*)?=[^=]`)
 
 // setupCell reports whether a code cell only runs IPython's magics and
 // shell escapes (`%pip install requests`, `!apt-get install -y x`).

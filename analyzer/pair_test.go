@@ -154,6 +154,11 @@ func TestPair(t *testing.T) {
 			{tool: "execute_ipython_cell", args: map[string]string{"code": "import os\nprint(os.listdir('/workspace'))"}, out: "['data']"},
 			{tool: "execute_ipython_cell", args: map[string]string{"code": "df = pd.read_csv('/workspace/data/sales.csv')\nprint(len(df))"}, out: "120"}},
 			[]string{"c1 → c3 argv"}},
+		{"a cell that calls another function for the same name retries it", []step{
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "df = pd.read_csv('/workspace/report.xlsx')"},
+				out: "UnicodeDecodeError                        Traceback (most recent call last)\nCell In[1], line 1\n----> 1 df = pd.read_csv('/workspace/report.xlsx')\n\nUnicodeDecodeError: 'utf-8' codec can't decode byte 0x8d in position 12"},
+			{tool: "execute_ipython_cell", args: map[string]string{"code": "df = pd.read_excel('/workspace/report.xlsx')\nprint(df.shape)"}, out: "(120, 8)"}},
+			[]string{"c1 → c2 argv"}},
 		{"a compile of another file is no retry", []step{
 			{cmd: "lake env lean solution.lean", exit: 1, out: "solution.lean:22:2: error: unsolved goals\nsolution.lean:23:6: error: tactic 'apply' failed"},
 			{cmd: "lake env lean test_ring.lean"},
@@ -173,6 +178,11 @@ func TestPair(t *testing.T) {
 			{tool: "Edit", file: "src/cart.ts"},
 			{cmd: "npx tsc --noEmit -p tsconfig.json"}},
 			[]string{"c1 → c3 argv", "c4 → c6 argv"}},
+		{"a pattern that names the file retries its run", []step{
+			{cmd: "pytest tests/test_cart.py -q", exit: 1, out: "FAILED tests/test_cart.py::test_total - AssertionError"},
+			{tool: "Edit", file: "src/cart.py"},
+			{cmd: "pytest tests/test_*.py -q"}},
+			[]string{"c1 → c3 argv"}},
 		{"a test file's run retries one of its tests", []step{
 			{cmd: "pytest tests/test_cart.py::test_total", exit: 1, out: "FAILED tests/test_cart.py::test_total - AssertionError"},
 			{cmd: "pytest tests/test_tax.py"},

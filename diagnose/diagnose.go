@@ -249,7 +249,7 @@ var curlExits = map[int]string{
 // ran wherever the output gives it: test runners' summaries, build tools',
 // pre-commit's hooks, the sqlite3 shell, and the shell's own syntax errors.
 var verdictRules = map[string]bool{
-	"test-failure": true, "shell-syntax": true, "pre-commit": true, "sqlite": true, "make": true, "maven": true,
+	"test-failure": true, "shell-syntax": true, "build-error": true, "pre-commit": true, "sqlite": true, "make": true, "maven": true,
 	"gradle": true, "msbuild": true, "eslint": true, "credo": true, "dialyzer": true, "elixir": true,
 }
 
@@ -257,19 +257,38 @@ var verdictRules = map[string]bool{
 // errors may be what it was written to show (a bug's reproduction).
 func runsOwnCode(cmd *shell.Command) bool {
 	switch path.Ext(cmd.Target) {
-	case ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".php":
+	case ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".go":
 		return true
 	}
-	return shell.RunsSnippet(cmd.Target)
+	if cmd.Target == "go run" || shell.RunsSnippet(cmd.Target) {
+		return true
+	}
+	// node -e, ruby -e, perl -e, php -r: a snippet of another language.
+	if len(cmd.Argv) > 1 && snippetRunners[path.Base(cmd.Argv[0])] {
+		return slices.ContainsFunc(cmd.Argv[1:], func(a string) bool {
+			return a == "-e" || a == "--eval" || a == "-p" || a == "-r"
+		})
+	}
+	return false
 }
+
+var snippetRunners = map[string]bool{"node": true, "deno": true, "bun": true, "ruby": true, "perl": true, "php": true}
 
 // lastLines returns the last n lines of s that are neither blank nor
 // warnings, which say nothing of how a program ended.
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, " \t\r\n"), "\n")
 	var kept []string
-	for i := len(lines) - 1; i >= 0 && len(kept) < n; i-- {
+	i := len(lines) - 1
+	for ; i >= 0 && len(kept) < n; i-- {
 		if l := strings.TrimSpace(lines[i]); l != "" && !warningRE.MatchString(l) {
+			kept = append(kept, lines[i])
+		}
+	}
+	// npm ends with a block of "npm ERR!" lines, its cause at the top and
+	// the log's path at the bottom: the block is its last words.
+	if tag := npmErrRE.FindString(lines[len(lines)-1]); tag != "" {
+		for ; i >= 0 && strings.HasPrefix(lines[i], tag); i-- {
 			kept = append(kept, lines[i])
 		}
 	}
@@ -277,7 +296,10 @@ func lastLines(s string, n int) string {
 	return strings.Join(kept, "\n")
 }
 
-var warningRE = regexp.MustCompile(`^(?i:warning)\b`)
+var (
+	warningRE = regexp.MustCompile(`^(?i:warning)\b`)
+	npmErrRE  = regexp.MustCompile(`^npm (?:ERR!|error)`)
+)
 
 // codeTools are the tools that run the code they are given in a Python
 // kernel: OpenHands' IPython cells, and the like of other harnesses.
@@ -370,7 +392,7 @@ func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
 	later := func(t string) bool {
 		return t != cmd.Target && !slices.Contains(cmd.Filters, t) && len(cmd.Others) > 0 &&
 			!slices.Contains(cmd.Ends, cmd.Target) && !errorLine(out) &&
-			matchRules(out, cmd, false, func(r *rule) bool { return r.strong }) == nil
+			matchRules(out, cmd, false, func(r *rule) bool { return r.strong || !cmd.IsViewer() && !cmd.AsksHelp() }) == nil
 	}
 	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target || later(t)) })
 }

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/retrace-dev/retrace/internal/prefilter"
@@ -67,6 +68,10 @@ func lineAt(s string, i int) string {
 // it did not find, or a file it could not execute.
 var backquotedRE = prefilter.MustCompile("(?m)^(?:\\S*sh: )?(?:line \\d+: )?([^\\s:]+): (?:command not found|Permission denied|No such file or directory)\\s*$")
 
+// zshBackquotedRE finds zsh's complaint of the same: "(eval):1: command
+// not found: parse".
+var zshBackquotedRE = prefilter.MustCompile(`(?m)^(?:\S*sh|\(eval\)):\d+: (?:command not found|permission denied|no such file or directory): (\S+)\s*$`)
+
 // matchBackquoted recognizes a line that quoted words in backquotes
 // inside double quotes, as Markdown does (`git commit -m "Fix the
 // `parse` helper"`): the shell ran each as a command, and complained of
@@ -76,7 +81,7 @@ func matchBackquoted(out string, cmd *shell.Command, _ bool) *Diagnosis {
 	if cmd == nil || !strings.Contains(cmd.Line, "`") {
 		return nil
 	}
-	for _, m := range backquotedRE.FindAllStringSubmatch(out, -1) {
+	for _, m := range slices.Concat(backquotedRE.FindAllStringSubmatch(out, -1), zshBackquotedRE.FindAllStringSubmatch(out, -1)) {
 		if strings.Contains(cmd.Line, "`"+m[1]) && doubleQuotedBackquote(cmd.Line, m[1]) {
 			return &Diagnosis{Category: ShellSyntax, Message: termtext.Cut(strings.TrimSpace(m[0]), 200) + " (the shell ran `" + m[1] + "`, quoted in backquotes inside double quotes)"}
 		}

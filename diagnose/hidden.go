@@ -30,13 +30,16 @@ func hiddenFailure(out string, cmd *shell.Command) *Diagnosis {
 	// A program's last words are an error line; but a script whose status
 	// the transcript does not record may print the error it caught and
 	// go on (a reproduction of a bug): only the rules read its output.
-	if cmd.Masked && !cmd.Ignored && !cmd.IsUnrecorded() {
+	if d := pipFailed(out, cmd); d != nil {
+		return d
+	}
+	if cmd.Masked && !cmd.Ignored && (!cmd.IsUnrecorded() || !runsOwnCode(cmd)) {
 		if m := lastErrorLine(out); m != "" {
 			return &Diagnosis{Category: NonzeroExit, Message: m,
 				Evidence: "an error line, " + cmd.HiddenStatus()}
 		}
 	}
-	return pipFailed(out, cmd)
+	return nil
 }
 
 // pipErrorREs find the errors with which pip gives up, which do not name
@@ -256,9 +259,13 @@ func lastErrorLine(out string) string {
 			continue
 		}
 		n++
-		if errorLineRE.MatchString(l) {
+		if errorLineRE.MatchString(l) && !strings.HasPrefix(l, pipConflictNote) {
 			return termtext.Cut(l, 200)
 		}
 	}
 	return ""
 }
+
+// pipConflictNote starts pip's report of installed packages whose
+// requirements the install broke: it installed them all the same.
+const pipConflictNote = "ERROR: pip's dependency resolver does not currently take into account"

@@ -67,7 +67,7 @@ var rules = slices.Concat(
 		{name: "unexpanded", doc: "a command line whose $(…) the shell printed instead of running: the agent's shell escaped it", category: ShellSyntax, strong: true, match: matchUnexpanded},
 		{name: "powershell-syntax", doc: "PowerShell scripts that did not run as written: parse errors, and variables bash expanded in a double-quoted script ($_ as extglob)", category: ShellSyntax, strong: true, match: matchPowerShellSyntax},
 		{name: "powershell", doc: "Windows PowerShell error records: parameters not found, terms not recognized, paths missing, DNS refusals", category: Exception, match: matchPowerShell},
-		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line; packages pip could not build", category: BuildError, match: matchRE(BuildError,
+		{name: "build-error", doc: "compiler, linker and type-checker errors with a file and line; packages pip could not build", category: BuildError, match: withoutDiagnostics(matchRE(BuildError,
 			`(?m)^\S+\.\w+:\d+:\d+: (?:fatal )?error: .*$`,
 			`(?m)^(?:error\[E\d+\]: .*|\S+\.(?:go|rs|c|cc|cpp|cxx|h|hpp|java|kt|swift|ts|tsx|scala|cs):\d+:\d+: .*|\S+\.\w+:\d+: error: .*|.*error TS\d+: .*)$`,
 			"(?m)^.*: undefined reference to `.*$",
@@ -78,7 +78,7 @@ var rules = slices.Concat(
 			`(?m)^error: (?:no matching package named|failed to select a version for|failed to load manifest|failed to parse manifest|failed to get `+"`"+`).*$`,
 			// pip: a package it had to build from source did not build.
 			`(?m)^\s*ERROR: Failed building (?:wheel|editable) for \S+\s*$`,
-			`(?m)^ERROR: (?:Could not build wheels for|Failed to build installable wheels for) .*$`)},
+			`(?m)^ERROR: (?:Could not build wheels for|Failed to build installable wheels for) .*$`))},
 		{name: "pre-commit", doc: "pre-commit hooks that failed (a linter or formatter that found problems or changed files), under git commit or pre-commit run", category: BuildError, match: matchPreCommit},
 		{name: "out-of-memory", doc: "memory exhausted, on the GPU or the host", category: OutOfMemory, match: matchRE(OutOfMemory,
 			`(?mi)^.*(?:out of memory|OutOfMemoryError|Cannot allocate memory|std::bad_alloc|MemoryError|JavaScript heap out of memory).*$`)},
@@ -279,4 +279,19 @@ func matchNotFound(out string, cmd *shell.Command, _ bool) *Diagnosis {
 		}
 	}
 	return nil
+}
+
+// compilerNoteRE matches a compiler's warning or note at a place in a
+// file, which says nothing of whether it built.
+var compilerNoteRE = regexp.MustCompile(`(?m)^\S+:\d+(?::\d+)?: (?:warning|note|remark)\b.*\n?`)
+
+// withoutDiagnostics makes match read out without compilers' warnings and
+// notes.
+func withoutDiagnostics(match func(string, *shell.Command, bool) *Diagnosis) func(string, *shell.Command, bool) *Diagnosis {
+	return func(out string, cmd *shell.Command, claimsSuccess bool) *Diagnosis {
+		if strings.Contains(out, ": warning") || strings.Contains(out, ": note") || strings.Contains(out, ": remark") {
+			out = compilerNoteRE.ReplaceAllString(out, "")
+		}
+		return match(out, cmd, claimsSuccess)
+	}
 }
