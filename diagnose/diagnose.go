@@ -246,8 +246,9 @@ var curlExits = map[int]string{
 }
 
 // verdictRules are the weaker rules that read a tool's verdict on what it
-// ran wherever the output gives it: test runners' summaries, build tools',
-// pre-commit's hooks, the sqlite3 shell, and the shell's own syntax errors.
+// ran wherever the output gives it: test runners' summaries, compilers'
+// errors and build tools', pre-commit's hooks, the sqlite3 shell, and the
+// shell's own syntax errors.
 var verdictRules = map[string]bool{
 	"test-failure": true, "shell-syntax": true, "build-error": true, "pre-commit": true, "sqlite": true, "make": true, "maven": true,
 	"gradle": true, "msbuild": true, "eslint": true, "credo": true, "dialyzer": true, "elixir": true,
@@ -391,20 +392,10 @@ func benignExit(c *parser.Call, cmd *shell.Command, out string) bool {
 	// signature.
 	later := func(t string) bool {
 		return t != cmd.Target && !slices.Contains(cmd.Filters, t) && len(cmd.Others) > 0 &&
-			!slices.Contains(cmd.Ends, cmd.Target) && !errorLine(out) &&
+			!slices.Contains(cmd.Ends, cmd.Target) && !failureWordRE.MatchString(out) &&
 			matchRules(out, cmd, false, func(r *rule) bool { return r.strong || !cmd.IsViewer() && !cmd.AsksHelp() }) == nil
 	}
 	return slices.ContainsFunc(cmd.Ends, func(t string) bool { return answers(t, empty || t == cmd.Target || later(t)) })
-}
-
-// errorLine reports whether a line of out reports a failure.
-func errorLine(out string) bool {
-	for l := range strings.Lines(out) {
-		if failureWordRE.MatchString(l) {
-			return true
-		}
-	}
-	return false
 }
 
 // answers reports whether target t exiting 1 gives an answer: no line or
