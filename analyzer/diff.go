@@ -208,9 +208,17 @@ func diffInput(x, y string) *InputChange {
 		return out
 	}
 	xl, yl := lines(x), lines(y)
+	if slices.Equal(xl, yl) {
+		return nil // only blank lines or the spaces around lines changed
+	}
 	removed, added := missingFrom(xl, yl), missingFrom(yl, xl)
 	if len(removed) == 0 && len(added) == 0 {
-		return nil
+		// The same lines in another order: those out of place.
+		for i := range xl {
+			if xl[i] != yl[i] {
+				removed, added = append(removed, xl[i]), append(added, yl[i])
+			}
+		}
 	}
 	listed := func(ls []string) []string {
 		ls = ls[:min(len(ls), maxInputLines)]

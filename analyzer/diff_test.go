@@ -131,6 +131,13 @@ func TestDiffCommands(t *testing.T) {
 			fixed:  "python3 - <<'EOF'\nif x:\n    print(x)\nEOF",
 			want:   Diff{},
 		},
+		{
+			name:   "the script's lines reordered",
+			failed: "python3 - <<'EOF'\nprint(math.pi)\nimport math\nEOF",
+			fixed:  "python3 - <<'EOF'\nimport math\nprint(math.pi)\nEOF",
+			want: Diff{Input: &InputChange{RemovedLines: 2, AddedLines: 2,
+				Removed: []string{"print(math.pi)", "import math"}, Added: []string{"import math", "print(math.pi)"}}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -853,7 +853,7 @@ func (a *sessionAnalysis) fixKind(last, fix int, retry *shell.Command, between [
 	if !ownLine && (retry != a.cmds[fix] || !sameInvocation(a.s.Calls[last], a.s.Calls[fix], a.cmds[last], retry)) {
 		cl, cf := a.cmds[last], retry
 		if cf == nil || !slices.Equal(cl.Argv, cf.Argv) || !slices.Equal(cl.Env, cf.Env) || !slices.Equal(cl.Filters, cf.Filters) ||
-			!slices.Equal(cl.Wrappers, cf.Wrappers) || cl.Input != cf.Input {
+			!slices.Equal(cl.Wrappers, cf.Wrappers) || diffInput(cl.Input, cf.Input) != nil {
 			return FixArgv, nil // its arguments, the filters of its pipeline, its wrappers or its input changed
 		}
 		if len(cf.Writes) > 0 && len(cf.OtherInputs) > 0 && !slices.Equal(cl.OtherInputs, cf.OtherInputs) {
@@ -984,7 +984,7 @@ func sameInvocation(x, y *parser.Call, cx, cy *shell.Command) bool {
 	if cx != nil && cy != nil {
 		return slices.Equal(cx.Argv, cy.Argv) && slices.Equal(cx.Env, cy.Env) && slices.Equal(cx.Wrappers, cy.Wrappers) &&
 			slices.Equal(cx.Filters, cy.Filters) && slices.EqualFunc(cx.Others, cy.Others, slices.Equal) &&
-			cx.Input == cy.Input && slices.Equal(cx.OtherInputs, cy.OtherInputs)
+			diffInput(cx.Input, cy.Input) == nil && slices.Equal(cx.OtherInputs, cy.OtherInputs)
 	}
 	if x.Command != y.Command || x.File != y.File || len(x.Args) != len(y.Args) {
 		return false

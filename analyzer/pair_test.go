@@ -117,6 +117,11 @@ func TestPair(t *testing.T) {
 				out: pyTraceback("ValueError: invalid literal for int() with base 10: '1973.'")},
 			{cmd: "python3 - <<'EOF'\nimport pandas as pd\nprint(pd.read_csv('a.csv')['year'].str.rstrip('.').astype(int))\nEOF"}},
 			[]string{"c1 → c2 argv"}},
+		{"a script on standard input retried with a blank line added", []step{
+			{cmd: "python3 - <<'EOF'\nimport requests\nprint(requests.get('https://x').status_code)\nEOF", exit: 1,
+				out: pyTraceback("requests.exceptions.ConnectionError: Connection reset by peer")},
+			{cmd: "python3 - <<'EOF'\nimport requests\n\nprint(requests.get('https://x').status_code)\nEOF"}},
+			[]string{"c1 → c2 same"}},
 		{"a script on standard input retried by one that imports the same", []step{
 			{cmd: "python - <<'PY'\nimport docopt\nprint(docopt.__version__)\nPY", exit: 1, out: pyTraceback("ModuleNotFoundError: No module named 'docopt'")},
 			{cmd: "python - <<'PY'\nimport urllib.request\nprint(urllib.request.urlopen('https://pypi.org').status)\nPY"},

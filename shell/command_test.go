@@ -185,6 +185,7 @@ func TestParseInput(t *testing.T) {
 		{"cat <<-EOF > a.txt\n\thello\n\tEOF\nwc -l a.txt", "", []string{"\thello"}},
 		{"python3 <<< 'print(1)'", "'print(1)'", nil},
 		{"bash -c \"python3 <<EOF\nprint(2)\nEOF\"", "print(2)", nil},
+		{"ssh host python3 - <<EOF\nprint(1)\nEOF", "print(1)", nil},
 		{"python3 x.py < in.txt", "", nil},
 		{"python3 3<<EOF x.py\nnot stdin\nEOF", "", nil},
 	}

@@ -36,7 +36,7 @@ func (c *Command) parse(line string, depth int) {
 		c.Writes = append(c.Writes, s.writes...)
 	}
 	s := simple[i]
-	c.Input = s.input
+	c.Input = cmp.Or(s.input, c.Input) // a wrapper's input goes on to the command it runs
 	c.Env = append(c.Env, s.env...)
 	firstFilter := "" // the stage that hides the exit status
 	for j, argv := range s.filters {
