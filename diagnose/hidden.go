@@ -27,12 +27,12 @@ func hiddenFailure(out string, cmd *shell.Command) *Diagnosis {
 	if d := otherCommandFailed(out, cmd); d != nil {
 		return d
 	}
-	// A program's last words are an error line; but a script whose status
-	// the transcript does not record may print the error it caught and
-	// go on (a reproduction of a bug): only the rules read its output.
 	if d := pipFailed(out, cmd); d != nil {
 		return d
 	}
+	// A program's last words are an error line; but a script whose status
+	// the transcript does not record may print the error it caught and
+	// go on (a reproduction of a bug): only the rules read its output.
 	if cmd.Masked && !cmd.Ignored && (!cmd.IsUnrecorded() || !runsOwnCode(cmd)) {
 		if m := lastErrorLine(out); m != "" {
 			return &Diagnosis{Category: NonzeroExit, Message: m,

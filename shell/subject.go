@@ -20,17 +20,16 @@ func RunsSnippet(t string) bool { return t == "python -c" || t == "python -" || 
 // import models`), in order, each once; nil when the command runs no such
 // code or its code imports nothing. Relative imports are left out.
 func (c *Command) InlineImports() []string {
+	if !RunsSnippet(c.Target) {
+		return nil
+	}
 	code := c.Input
-	switch c.Target {
-	case "python -c":
+	if c.Target == "python -c" {
 		i := slices.Index(c.Argv, "-c")
 		if i < 0 || i+1 >= len(c.Argv) {
 			return nil
 		}
 		code = c.Argv[i+1]
-	case "python -", "python":
-	default:
-		return nil
 	}
 	var mods []string
 	add := func(name string) {
